@@ -1,0 +1,72 @@
+//! What every game offers to the rest of the pipeline.
+//!
+//! Search, the network and the training loop see a game only through these traits, so a new
+//! game (a Go variant, Vastuz, ...) plugs in without touching them. Actions are dense indices
+//! so that a policy is a plain vector and a network head maps onto it directly.
+
+mod outcome;
+mod planes;
+mod side;
+
+pub use outcome::Outcome;
+pub use planes::{PlaneShape, Planes, PolicyLayout};
+pub use side::Side;
+
+use serde::{Serialize, de::DeserializeOwned};
+use std::fmt::Debug;
+
+/// A two-player, perfect-information, turn-based game state.
+///
+/// Implementations must make `apply` cheap and allocation-free: search calls it millions of
+/// times a second. Everything a rule needs (repetition history, pending decisions) lives in the
+/// state, so cloning a state and applying actions to the clone never disturbs the original.
+pub trait Game: Clone + Debug + Send + Sync + 'static {
+    /// The parameters of a game (board size, komi, ...), stored in game records and checkpoint
+    /// sidecars so that a model and its data always state which game they belong to.
+    type Options: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
+
+    /// The start position for these options.
+    fn new(options: &Self::Options) -> Self;
+
+    fn options(&self) -> &Self::Options;
+
+    /// Size of the dense action space; fixed for one set of options.
+    fn num_actions(&self) -> usize;
+
+    /// The side that chooses the next action (for Ghast this includes the side answering a
+    /// veto request).
+    fn to_move(&self) -> Side;
+
+    /// Writes the legal actions into `out` (cleared first). Empty only when the game is over.
+    fn legal_actions(&self, out: &mut Vec<usize>);
+
+    fn is_legal(&self, action: usize) -> bool;
+
+    /// Plays `action`, which must be legal (checked in debug builds only: the hot path trusts
+    /// its caller; text input goes through [`Game::parse_action`] first).
+    fn apply(&mut self, action: usize);
+
+    /// `Some` once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// A hash of everything that decides the future of the game from here (board, side to
+    /// move, pending decisions); used for transpositions and repetition.
+    fn hash(&self) -> u64;
+
+    /// The current score of `side` (for Ghast: tiles on the board, plus komi for Blue). Used
+    /// by the greedy baseline and as the network's auxiliary "final lead" target.
+    fn score(&self, side: Side) -> f32;
+
+    /// How many symmetries the game has for these options; symmetry 0 is the identity.
+    fn symmetry_count(&self) -> usize;
+
+    /// Where `action` goes under symmetry `sym`.
+    fn transform_action(&self, sym: usize, action: usize) -> usize;
+
+    /// The action in the game's text notation (for Ghast `f6:3`, `pass`, `accept`, `veto`).
+    fn action_to_string(&self, action: usize) -> String;
+
+    /// Parses an action in text notation and checks that it is legal here; the error says
+    /// why not in words a user understands.
+    fn parse_action(&self, text: &str) -> Result<usize, String>;
+}

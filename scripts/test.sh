@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Sets up (once), then runs the whole test suite: formatting, lints and every test.
+# Long checks are #[ignore]d; run them with `scripts/test.sh -- --ignored`.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$root/scripts/setup.sh"
+source "$root/scripts/env.sh"
+cd "$root"
+cargo fmt --all --check
+cargo clippy --quiet --workspace --all-targets -- -D warnings
+cargo test --release --workspace "$@"

@@ -1,0 +1,20 @@
+mod bench;
+mod replay;
+
+use clap::Subcommand;
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Replay moves read from standard input and print every position (and the result).
+    Replay(replay::Args),
+    /// Measure the speed of the rules, the search, the network and the self-play loop.
+    #[command(subcommand)]
+    Bench(bench::Bench),
+}
+
+pub fn run(command: Command) -> anyhow::Result<()> {
+    match command {
+        Command::Replay(args) => replay::run(args),
+        Command::Bench(bench) => bench::run(bench),
+    }
+}
