@@ -1,1 +1,4 @@
-//! (in progress)
+//! Evaluation of model generations: match statistics, SPRT, Bradley-Terry ratings and plots.
+
+pub mod plot;
+pub mod rating;

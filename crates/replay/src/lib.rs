@@ -1,1 +1,35 @@
-//! (in progress)
+//! The replay store: what self-play writes and what the trainer samples from.
+//!
+//! Self-play workers append finished games as immutable *shards* (one file or object each);
+//! the trainer keeps a [`Window`] over the newest shards and draws positions uniformly from
+//! it. Everything here is game-agnostic: actions are dense indices and a shard names its game
+//! and options as text, so the same store serves any game behind `game::Game`.
+//!
+//! Layers, each in its own module: [`GameRecord`] (what one game leaves behind), the shard
+//! file format ([`encode_shard`], [`decode_shard`]), the [`ShardStore`] trait that moves shard
+//! bytes by [`ShardName`] (with [`LocalDirStore`] as the local backend), and the sliding
+//! [`Window`] sized by [`WindowConfig`].
+
+mod error;
+mod format;
+mod local;
+mod name;
+mod record;
+mod shard;
+mod shard_index;
+mod store;
+mod window;
+mod window_size;
+
+#[cfg(test)]
+mod test_support;
+
+pub use error::ReplayError;
+pub use format::{FORMAT_VERSION, MAGIC, decode_shard, encode_shard};
+pub use local::LocalDirStore;
+pub use name::ShardName;
+pub use record::{GameRecord, MoveRecord, ResignPlaythrough};
+pub use shard::{Shard, ShardHeader};
+pub use store::ShardStore;
+pub use window::{Position, Targets, Window};
+pub use window_size::WindowConfig;

@@ -1,0 +1,179 @@
+//! The shard file format.
+//!
+//! `MAGIC`, the format version as a little-endian u32, then a zstd frame holding the
+//! [`Shard`] as bincode 2 (serde, standard config). The uncompressed prefix lets a reader tell
+//! a foreign file or a shard from a newer build apart from corruption before decompressing.
+
+use crate::{ReplayError, Shard};
+
+/// The first bytes of every shard.
+pub const MAGIC: [u8; 8] = *b"GHASTRPL";
+/// The version this build writes and the newest it reads. Bump it whenever a serialized type
+/// changes: bincode is not self-describing, so old readers would misread new fields.
+pub const FORMAT_VERSION: u32 = 1;
+
+const PREFIX_LEN: usize = MAGIC.len() + size_of::<u32>();
+const ZSTD_LEVEL: i32 = 3;
+
+/// Serializes and compresses a shard; the error names the shard.
+pub fn encode_shard(shard: &Shard) -> Result<Vec<u8>, ReplayError> {
+    let records =
+        bincode::serde::encode_to_vec(shard, bincode::config::standard()).map_err(|source| {
+            ReplayError::Encode {
+                file: shard.name().to_string(),
+                source,
+            }
+        })?;
+    let mut bytes = Vec::with_capacity(PREFIX_LEN + records.len() / 4);
+    bytes.extend_from_slice(&MAGIC);
+    bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    zstd::stream::copy_encode(records.as_slice(), &mut bytes, ZSTD_LEVEL).map_err(|source| {
+        ReplayError::Io {
+            file: shard.name().to_string(),
+            action: "compress",
+            source,
+        }
+    })?;
+    Ok(bytes)
+}
+
+/// Parses the bytes of a shard; `file` names it in errors.
+pub fn decode_shard(file: &str, bytes: &[u8]) -> Result<Shard, ReplayError> {
+    let file = || file.to_owned();
+    let magic_len = bytes.len().min(MAGIC.len());
+    if bytes[..magic_len] != MAGIC[..magic_len] {
+        return Err(ReplayError::NotAShard { file: file() });
+    }
+    let Some((version, compressed)) = bytes[MAGIC.len().min(bytes.len())..].split_first_chunk()
+    else {
+        return Err(ReplayError::Truncated {
+            file: file(),
+            len: bytes.len(),
+        });
+    };
+    let version = u32::from_le_bytes(*version);
+    if version != FORMAT_VERSION {
+        return Err(ReplayError::UnsupportedVersion {
+            file: file(),
+            found: version,
+            supported: FORMAT_VERSION,
+        });
+    }
+    let records =
+        zstd::stream::decode_all(compressed).map_err(|source| ReplayError::Decompress {
+            file: file(),
+            source,
+        })?;
+    let (shard, read) = bincode::serde::decode_from_slice(&records, bincode::config::standard())
+        .map_err(|source| ReplayError::Decode {
+            file: file(),
+            source,
+        })?;
+    if read != records.len() {
+        return Err(ReplayError::TrailingBytes {
+            file: file(),
+            trailing: records.len() - read,
+        });
+    }
+    Ok(shard)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{arb_shard, numbered_shard};
+    use proptest::prelude::*;
+
+    const FILE: &str = "dir/shard.bin";
+
+    fn decode_err(bytes: &[u8]) -> ReplayError {
+        decode_shard(FILE, bytes).expect_err("decoding should fail")
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn shards_round_trip(shard in arb_shard()) {
+            let bytes = encode_shard(&shard).unwrap();
+            prop_assert_eq!(decode_shard(FILE, &bytes).unwrap(), shard);
+        }
+    }
+
+    #[test]
+    fn starts_with_magic_and_version() {
+        let bytes = encode_shard(&numbered_shard(0, 0, 3)).unwrap();
+        assert_eq!(&bytes[..8], b"GHASTRPL");
+        assert_eq!(&bytes[8..12], &1u32.to_le_bytes());
+    }
+
+    #[test]
+    fn foreign_files_are_not_shards() {
+        let err = decode_err(b"PK\x03\x04 a zip file");
+        assert!(matches!(err, ReplayError::NotAShard { .. }), "{err}");
+        assert_eq!(
+            err.to_string(),
+            "dir/shard.bin: not a replay shard (wrong magic bytes)"
+        );
+    }
+
+    #[test]
+    fn a_prefix_of_the_magic_is_truncated() {
+        for bytes in [&b""[..], b"GHAST", b"GHASTRPL\x01"] {
+            let err = decode_err(bytes);
+            assert!(matches!(err, ReplayError::Truncated { .. }), "{err}");
+        }
+    }
+
+    #[test]
+    fn newer_versions_are_refused_by_number() {
+        let mut bytes = encode_shard(&numbered_shard(0, 0, 3)).unwrap();
+        bytes[8..12].copy_from_slice(&7u32.to_le_bytes());
+        assert_eq!(
+            decode_err(&bytes).to_string(),
+            "dir/shard.bin: format version 7, this build reads 1"
+        );
+    }
+
+    #[test]
+    fn truncation_anywhere_is_an_error_naming_the_file() {
+        let bytes = encode_shard(&numbered_shard(0, 0, 40)).unwrap();
+        for len in 0..bytes.len() {
+            let err = decode_err(&bytes[..len]);
+            assert!(err.to_string().starts_with("dir/shard.bin: "), "{err}");
+        }
+    }
+
+    #[test]
+    fn corrupt_compressed_data_is_an_error() {
+        let mut bytes = encode_shard(&numbered_shard(0, 0, 40)).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle..].iter_mut().for_each(|byte| *byte ^= 0x5a);
+        let err = decode_err(&bytes);
+        assert!(matches!(err, ReplayError::Decompress { .. }), "{err}");
+    }
+
+    #[test]
+    fn well_compressed_garbage_is_a_decode_error() {
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        bytes.extend(zstd::encode_all(&[0xff_u8; 64][..], 0).unwrap());
+        let err = decode_err(&bytes);
+        assert!(matches!(err, ReplayError::Decode { .. }), "{err}");
+    }
+
+    #[test]
+    fn trailing_bytes_are_an_error() {
+        let shard = numbered_shard(0, 0, 3);
+        let mut records =
+            bincode::serde::encode_to_vec(&shard, bincode::config::standard()).unwrap();
+        records.push(0);
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        bytes.extend(zstd::encode_all(records.as_slice(), 0).unwrap());
+        let err = decode_err(&bytes);
+        assert!(
+            matches!(err, ReplayError::TrailingBytes { trailing: 1, .. }),
+            "{err}"
+        );
+    }
+}

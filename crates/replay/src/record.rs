@@ -1,0 +1,95 @@
+//! What one finished self-play game leaves behind.
+//!
+//! Records, not tensors: the trainer replays the moves with the fast rules to rebuild each
+//! position, so a record stays small and independent of the network's input encoding.
+
+use game::{Outcome, Side};
+use serde::{Deserialize, Serialize};
+
+/// One move of a game, with the search statistics that become training targets.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// The dense action index that was played.
+    pub action: u32,
+    /// Sparse root visit counts as `(action, visits)`; empty for cheap searches, whose counts
+    /// are too noisy to be a policy target.
+    pub visits: Vec<(u32, u32)>,
+    /// The root's value estimate from the mover's point of view, in [-1, 1].
+    pub root_value: f32,
+    /// Whether this move got a full search (playout cap randomisation); only full searches
+    /// give policy targets.
+    pub full_search: bool,
+}
+
+/// For a game that was played through instead of resigned: who would have resigned, and
+/// before which move. Comparing it with the result measures how often resigning would have
+/// thrown away a game that was not lost.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResignPlaythrough {
+    /// The side whose value estimate first fell below the resignation threshold.
+    pub side: Side,
+    /// The index in [`GameRecord::moves`] of the move that side would have resigned instead
+    /// of playing.
+    pub move_index: u32,
+}
+
+/// A finished game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The generation of the model that played the game, so the trainer and evaluation can
+    /// tell how stale a position is.
+    pub generation: u32,
+    pub moves: Vec<MoveRecord>,
+    pub outcome: Outcome,
+    /// Why the game ended, in the game's own words (e.g. "margin", "passes", "repetition",
+    /// "limit", "resign").
+    pub end_reason: String,
+    /// The final position in the game's text notation, to check a replay against.
+    pub final_position: String,
+    /// Set when the game was played through although one side would have resigned.
+    pub resign_playthrough: Option<ResignPlaythrough>,
+}
+
+impl GameRecord {
+    /// Whether resigning would have been a mistake: `None` unless the game was played
+    /// through, otherwise `Some(true)` when the would-be resigner did not lose.
+    pub fn resign_false_positive(&self) -> Option<bool> {
+        self.resign_playthrough
+            .map(|playthrough| self.outcome != Outcome::Win(playthrough.side.other()))
+    }
+
+    /// The number of positions (one per move) this game contributes to training.
+    pub fn positions(&self) -> usize {
+        self.moves.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(outcome: Outcome, resigner: Option<Side>) -> GameRecord {
+        GameRecord {
+            generation: 0,
+            moves: Vec::new(),
+            outcome,
+            end_reason: "margin".into(),
+            final_position: String::new(),
+            resign_playthrough: resigner.map(|side| ResignPlaythrough {
+                side,
+                move_index: 0,
+            }),
+        }
+    }
+
+    #[test]
+    fn resign_false_positive_compares_the_resigner_with_the_result() {
+        assert_eq!(record(Outcome::Draw, None).resign_false_positive(), None);
+        let lost = record(Outcome::Win(Side::Second), Some(Side::First));
+        assert_eq!(lost.resign_false_positive(), Some(false));
+        let won = record(Outcome::Win(Side::First), Some(Side::First));
+        assert_eq!(won.resign_false_positive(), Some(true));
+        let drawn = record(Outcome::Draw, Some(Side::Second));
+        assert_eq!(drawn.resign_false_positive(), Some(true));
+    }
+}
