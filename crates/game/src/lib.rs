@@ -49,6 +49,18 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// `Some` once the game is over.
     fn outcome(&self) -> Option<Outcome>;
 
+    /// Why the game ended, in the game's own words (for Ghast `margin`, `passes`,
+    /// `repetition`, `limit`); `None` while it goes on. Game records and training curves
+    /// report the mix of endings.
+    fn end_reason(&self) -> Option<&'static str> {
+        self.outcome().map(|_| "ended")
+    }
+
+    /// The position in the game's text notation, as stored in game records.
+    fn position_text(&self) -> String {
+        format!("{self:?}")
+    }
+
     /// A hash of everything that decides the future of the game from here (board, side to
     /// move, pending decisions); used for transpositions and repetition.
     fn hash(&self) -> u64;

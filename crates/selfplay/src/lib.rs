@@ -1,1 +1,14 @@
-//! (in progress)
+//! Self-play: workers that play many games at once through one batched evaluator and turn
+//! finished games into [`replay::GameRecord`]s.
+//!
+//! A worker owns its games and their trees; it knows nothing of threads, files or networks.
+//! The training loop runs one worker per thread, feeds it the newest model's evaluator and
+//! writes the records it returns to the replay store.
+
+mod config;
+mod game_in_flight;
+mod resign;
+mod worker;
+
+pub use config::{ResignConfig, SelfplayConfig};
+pub use worker::{StepReport, Worker};

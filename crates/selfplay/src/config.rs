@@ -1,0 +1,66 @@
+use mcts::{SearchConfig, TemperatureSchedule};
+use serde::{Deserialize, Serialize};
+
+/// How self-play games are played: the `[selfplay]` table of a run configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SelfplayConfig {
+    /// Worker threads, each with its own games and its own copy of the network.
+    pub workers: usize,
+    /// Games each worker keeps in flight; their leaves share one network batch.
+    pub games_in_flight: usize,
+    /// Root visits of a full search, whose visit counts become a policy target.
+    pub full_visits: u32,
+    /// Root visits of a cheap search (playout cap randomisation, KataGo): it only picks the
+    /// move, so games get longer searches where they teach the policy and short ones elsewhere.
+    pub cheap_visits: u32,
+    /// Probability that a move gets a full search.
+    pub full_search_probability: f64,
+    /// Up to this many uniformly random moves open each game (the number itself is drawn
+    /// uniformly from 0 to this), so games start from varied positions.
+    pub random_opening_moves: u32,
+    pub temperature: TemperatureSchedule,
+    pub resign: ResignConfig,
+    /// The search itself (root noise applies to full searches only).
+    pub search: SearchConfig,
+}
+
+/// When a side gives up, and how often games are played through anyway to check that
+/// giving up was right.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ResignConfig {
+    /// A side resigns when its root value stays below this...
+    pub threshold: f32,
+    /// ...for this many of its moves in a row (0 turns resignation off).
+    pub consecutive_moves: u32,
+    /// Share of games that never resign; the would-have-resigned outcomes of these games
+    /// measure how often resigning throws away a game that was not lost.
+    pub playthrough_fraction: f64,
+}
+
+impl Default for ResignConfig {
+    fn default() -> Self {
+        Self {
+            threshold: -0.9,
+            consecutive_moves: 3,
+            playthrough_fraction: 0.1,
+        }
+    }
+}
+
+impl Default for SelfplayConfig {
+    fn default() -> Self {
+        Self {
+            workers: 1,
+            games_in_flight: 32,
+            full_visits: 100,
+            cheap_visits: 20,
+            full_search_probability: 0.25,
+            random_opening_moves: 2,
+            temperature: TemperatureSchedule::default(),
+            resign: ResignConfig::default(),
+            search: SearchConfig::default(),
+        }
+    }
+}

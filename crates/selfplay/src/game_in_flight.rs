@@ -1,0 +1,31 @@
+use crate::resign::ResignWatch;
+use game::{Game, Outcome};
+use replay::{GameRecord, MoveRecord, ResignPlaythrough};
+
+/// The record of one game being played, kept beside its search tree.
+#[derive(Debug, Default)]
+pub struct GameInFlight {
+    pub moves: Vec<MoveRecord>,
+    /// Whether the search now running for the next move is a full one.
+    pub full_search: bool,
+    pub watch: ResignWatch,
+    /// This game never resigns; it records who would have instead.
+    pub playthrough: bool,
+    pub would_have_resigned: Option<ResignPlaythrough>,
+    /// The model generation playing the game (the newest one that played a move of it).
+    pub generation: u32,
+}
+
+impl GameInFlight {
+    /// Closes the game at `position` and hands its record over, leaving `self` empty.
+    pub fn finish<G: Game>(&mut self, position: &G, outcome: Outcome, reason: &str) -> GameRecord {
+        GameRecord {
+            generation: self.generation,
+            moves: std::mem::take(&mut self.moves),
+            outcome,
+            end_reason: reason.to_owned(),
+            final_position: position.position_text(),
+            resign_playthrough: self.would_have_resigned.take(),
+        }
+    }
+}

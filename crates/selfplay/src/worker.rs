@@ -1,0 +1,169 @@
+use crate::SelfplayConfig;
+use crate::game_in_flight::GameInFlight;
+use game::{Game, Outcome};
+use mcts::{Batch, Evaluator, Tree};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use replay::{GameRecord, MoveRecord, ResignPlaythrough};
+
+/// Plays `games_in_flight` games at once: each step walks every tree to a leaf, evaluates all
+/// leaves in one batch, and plays a move in every game whose search has its budget.
+pub struct Worker<G: Game> {
+    config: SelfplayConfig,
+    options: G::Options,
+    trees: Vec<Tree<G>>,
+    games: Vec<GameInFlight>,
+    batch: Batch<G>,
+    rng: ChaCha8Rng,
+    legal: Vec<usize>,
+    generation: u32,
+}
+
+/// What one step did, for throughput figures.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StepReport {
+    /// Positions sent to the evaluator.
+    pub evaluations: usize,
+    /// Moves played (random opening moves not counted).
+    pub moves: usize,
+}
+
+impl<G: Game> Worker<G> {
+    pub fn new(options: G::Options, config: SelfplayConfig, seed: u64) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let start = G::new(&options);
+        let trees = (0..config.games_in_flight)
+            .map(|_| Tree::new(start.clone(), config.search.clone(), rng.random()))
+            .collect();
+        let games = (0..config.games_in_flight).map(|_| GameInFlight::default()).collect();
+        let mut worker = Self {
+            config,
+            options,
+            trees,
+            games,
+            batch: Batch::new(),
+            rng,
+            legal: Vec::new(),
+            generation: 0,
+        };
+        for slot in 0..worker.trees.len() {
+            worker.start_game(slot);
+        }
+        worker
+    }
+
+    /// The model generation whose evaluator the following steps use; recorded in the games.
+    pub fn set_generation(&mut self, generation: u32) {
+        self.generation = generation;
+    }
+
+    /// One batched search step; games that finish are appended to `finished` and replaced by
+    /// new ones.
+    pub fn step<E: Evaluator<G> + ?Sized>(
+        &mut self,
+        evaluator: &mut E,
+        finished: &mut Vec<GameRecord>,
+    ) -> StepReport {
+        let evaluations = self.batch.step(&mut self.trees, evaluator);
+        let mut moves = 0;
+        for slot in 0..self.trees.len() {
+            if !self.trees[slot].is_done() {
+                continue;
+            }
+            moves += 1;
+            if let Some(record) = self.play_move(slot) {
+                finished.push(record);
+                self.start_game(slot);
+            }
+        }
+        StepReport { evaluations, moves }
+    }
+
+    /// Plays the searched move of the game in `slot` (or resigns it); returns its record if
+    /// the game is over.
+    fn play_move(&mut self, slot: usize) -> Option<GameRecord> {
+        let tree = &mut self.trees[slot];
+        let game = &mut self.games[slot];
+        game.generation = self.generation;
+        let mover = tree.game().to_move();
+        let root_value = tree.root_value();
+        if game.watch.observe(&self.config.resign, mover, root_value) {
+            if !game.playthrough {
+                return Some(game.finish(tree.game(), Outcome::Win(mover.other()), "resign"));
+            }
+            let move_index = game.moves.len() as u32;
+            game.would_have_resigned
+                .get_or_insert(ResignPlaythrough { side: mover, move_index });
+        }
+        let visits = if game.full_search {
+            let visits = tree.root_visits().into_iter();
+            visits.map(|(action, count)| (action as u32, count)).collect()
+        } else {
+            Vec::new()
+        };
+        let temperature = self.config.temperature.at(game.moves.len() as u32);
+        let action = tree.choose_action(temperature);
+        game.moves.push(MoveRecord {
+            action: action as u32,
+            visits,
+            root_value,
+            full_search: game.full_search,
+        });
+        tree.advance(action);
+        if let Some(outcome) = tree.game().outcome() {
+            let reason = tree.game().end_reason().unwrap_or("ended");
+            return Some(game.finish(tree.game(), outcome, reason));
+        }
+        self.prepare_search(slot);
+        None
+    }
+
+    /// Starts a new game in `slot`, opened by a few uniformly random moves.
+    fn start_game(&mut self, slot: usize) {
+        let mut position = G::new(&self.options);
+        let mut opening = Vec::new();
+        let opening_moves = self.rng.random_range(0..=self.config.random_opening_moves);
+        for _ in 0..opening_moves {
+            position.legal_actions(&mut self.legal);
+            if position.outcome().is_some() || self.legal.is_empty() {
+                break;
+            }
+            let action = self.legal[self.rng.random_range(0..self.legal.len())];
+            position.apply(action);
+            opening.push(MoveRecord {
+                action: action as u32,
+                visits: Vec::new(),
+                root_value: 0.0,
+                full_search: false,
+            });
+        }
+        if position.outcome().is_some() {
+            // An opening this short never ends a sane game; start from the beginning then.
+            position = G::new(&self.options);
+            opening.clear();
+        }
+        self.trees[slot].reset(&position);
+        self.games[slot] = GameInFlight {
+            moves: opening,
+            playthrough: self.rng.random_bool(self.config.resign.playthrough_fraction),
+            generation: self.generation,
+            ..GameInFlight::default()
+        };
+        self.prepare_search(slot);
+    }
+
+    /// Draws whether the next search of `slot` is full or cheap and sets its budget.
+    fn prepare_search(&mut self, slot: usize) {
+        let full = self.rng.random_bool(self.config.full_search_probability);
+        let visits = if full {
+            self.config.full_visits
+        } else {
+            self.config.cheap_visits
+        };
+        let tree = &mut self.trees[slot];
+        // Visits kept from the previous move's search count towards the budget (KataGo).
+        tree.set_budget(visits);
+        tree.set_root_noise(full && self.config.search.root_noise);
+        self.games[slot].full_search = full;
+    }
+}
