@@ -1,1 +1,31 @@
-//! (in progress)
+//! The rules of Ghast (RULES.md): bitboards, removal as a flood fill, notation, position
+//! strings, Zobrist keys and the `game::Game` / `game::Planes` implementations.
+//!
+//! [`Ghast`] is the game state; [`GhastOptions`] its validated parameters.
+
+mod action;
+pub mod bench;
+mod bits;
+mod board;
+mod game_impl;
+mod ghast;
+mod hex;
+mod history;
+mod options;
+mod planes;
+mod position;
+mod result;
+mod state;
+pub mod symmetry;
+mod tables;
+mod tile;
+
+pub use action::{Action, MoveError, MoveProblem};
+pub use bits::{Bits, U256};
+pub use ghast::Ghast;
+pub use hex::{DIRECTIONS, Geometry, HexError};
+pub use options::{GhastOptions, OptionsError, RawOptions, parse_vetoes};
+pub use planes::CHANNELS;
+pub use position::{Piece, Position, PositionError, PositionProblem};
+pub use result::{EndReason, GameResult};
+pub use tile::Tile;

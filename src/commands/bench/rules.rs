@@ -1,12 +1,34 @@
 use clap::Args as ClapArgs;
+use std::time::Duration;
 
 #[derive(ClapArgs)]
 pub struct Args {
     /// Print one JSON object instead of a sentence.
     #[arg(long)]
     json: bool,
+    /// How long to play random games.
+    #[arg(long, default_value_t = 3.0)]
+    seconds: f64,
 }
 
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("bench rules: not written yet")
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let duration = Duration::try_from_secs_f64(args.seconds)
+        .map_err(|e| crate::InputError(format!("--seconds {}: {e}", args.seconds)))?;
+    let speed = ghast::bench::random_games(duration, 1);
+    if args.json {
+        let report = serde_json::json!({
+            "placements_per_sec": speed.placements_per_sec(),
+            "games_per_sec": speed.games_per_sec(),
+        });
+        println!("{report}");
+    } else {
+        println!(
+            "rules: {:.0} placements/s, {:.0} games/s ({} games, {} placements, one thread)",
+            speed.placements_per_sec(),
+            speed.games_per_sec(),
+            speed.games,
+            speed.placements
+        );
+    }
+    Ok(())
 }

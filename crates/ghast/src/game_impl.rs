@@ -1,0 +1,97 @@
+//! `game::Game` for [`Ghast`].
+
+use crate::action::Action;
+use crate::ghast::{Ghast, with_state};
+use crate::options::GhastOptions;
+use crate::symmetry::{map_cell, map_orientation};
+use game::{Game, Outcome, Side};
+
+impl Game for Ghast {
+    type Options = GhastOptions;
+
+    const NAME: &'static str = "ghast";
+
+    fn new(options: &GhastOptions) -> Self {
+        Ghast::new(options)
+    }
+
+    fn options(&self) -> &GhastOptions {
+        Ghast::options(self)
+    }
+
+    fn num_actions(&self) -> usize {
+        6 * self.options().geometry().cells() + 3
+    }
+
+    fn to_move(&self) -> Side {
+        with_state!(self, s => crate::state::side(s.to_move))
+    }
+
+    fn legal_actions(&self, out: &mut Vec<usize>) {
+        with_state!(self, s => s.legal_actions(out))
+    }
+
+    fn is_legal(&self, action: usize) -> bool {
+        with_state!(self, s => s.is_legal(action))
+    }
+
+    fn apply(&mut self, action: usize) {
+        with_state!(self, s => {
+            debug_assert!(s.is_legal(action), "illegal action {action}");
+            s.apply_index(action)
+        })
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.result().map(|result| result.outcome)
+    }
+
+    fn end_reason(&self) -> Option<&'static str> {
+        self.result().map(|result| result.reason.name())
+    }
+
+    fn position_text(&self) -> String {
+        self.to_string()
+    }
+
+    fn hash(&self) -> u64 {
+        with_state!(self, s => s.hash())
+    }
+
+    fn score(&self, side: Side) -> f32 {
+        with_state!(self, s => s.half_score(side.index()) as f32 / 2.0)
+    }
+
+    /// 12 with a mirror-symmetric tile, else the 6 rotations.
+    fn symmetry_count(&self) -> usize {
+        if self.options().tile().mirror_shift().is_some() {
+            12
+        } else {
+            6
+        }
+    }
+
+    fn transform_action(&self, sym: usize, action: usize) -> usize {
+        let geometry = self.options().geometry();
+        let mirror_shift = usize::from(self.options().tile().mirror_shift().unwrap_or(0));
+        match Action::from_index(action, geometry) {
+            Some(Action::Place { cell, orientation }) => Action::Place {
+                cell: map_cell(geometry, sym, cell),
+                orientation: map_orientation(sym, orientation, mirror_shift),
+            }
+            .index(geometry),
+            _ => action,
+        }
+    }
+
+    fn action_to_string(&self, action: usize) -> String {
+        let geometry = self.options().geometry();
+        Action::from_index(action, geometry)
+            .map_or_else(|| format!("action#{action}"), |a| a.to_text(geometry))
+    }
+
+    fn parse_action(&self, text: &str) -> Result<usize, String> {
+        let action = self.parse_move(text).map_err(|error| error.to_string())?;
+        Ok(action.index(self.options().geometry()))
+    }
+}

@@ -1,0 +1,233 @@
+//! Precomputed, per-options tables: direction masks, opening masks and Zobrist keys.
+//!
+//! Tables are built once per distinct set of options and interned for the life of the
+//! process, so a game state holds a plain `&'static` reference: cloning a state (which search
+//! does constantly) copies a pointer instead of touching a shared reference count. A process
+//! only ever sees a handful of option sets, so the interned tables stay small.
+
+use crate::bits::Bits;
+use crate::hex::Geometry;
+use crate::options::GhastOptions;
+use std::any::Any;
+use std::sync::Mutex;
+
+/// Seed of the Zobrist keys; fixed so hashes are the same in every run and process.
+const ZOBRIST_SEED: u64 = 0x6768_6173_745f_7a6b;
+
+/// SplitMix64: a tiny, well-mixed generator, enough for Zobrist keys.
+pub(crate) fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+pub(crate) struct Tables<B> {
+    pub options: GhastOptions,
+    pub geometry: Geometry,
+    width: u32,
+    pub on_board: B,
+    /// Cells whose neighbour in direction d is on the board: masking by it before a shift
+    /// stops steps that would wrap round to the other side of the square.
+    can_step: [B; 6],
+    /// Cells whose hex two steps away in direction d is on the board.
+    can_jump: [B; 6],
+    /// `open[i]`: on-board hexes of depth at most i (i = 0..=R).
+    open: Vec<B>,
+    /// Offsets of the tile's regular couplers.
+    coupler_offsets: Vec<usize>,
+    /// `coupled[cell][o]`: the on-board neighbours of `cell` that a tile of orientation o on
+    /// `cell` has regular couplers facing. Its mirror relation (tiles whose coupler faces a
+    /// cell) is the same table read from the neighbour's side, see [`Tables::facing`].
+    coupled: Vec<[B; 6]>,
+    /// `facing[cell][o]`: the neighbours of `cell` where a tile of orientation o would have a
+    /// regular coupler facing `cell`.
+    facing: Vec<[B; 6]>,
+    pub ranged: usize,
+    pub receiver: usize,
+    /// Tile keys, indexed `(colour * 6 + orientation) * cells + cell`.
+    zobrist: Vec<u64>,
+    /// Xored in while Blue is to move.
+    pub blue_to_move: u64,
+    /// Seed for keys of rarely changing state (vetoes left, pending answer, turn).
+    pub extra_seed: u64,
+}
+
+impl<B: Bits> Tables<B> {
+    fn new(options: &GhastOptions) -> Self {
+        let geometry = options.geometry();
+        assert!(
+            geometry.cells() <= B::CAPACITY,
+            "a size-{} board needs a wider bit set",
+            options.size()
+        );
+        let set = |pred: &dyn Fn(usize) -> bool| {
+            geometry
+                .on_board_cells()
+                .filter(|&c| pred(c))
+                .fold(B::ZERO, |acc, c| acc | B::bit(c))
+        };
+        let can_step = std::array::from_fn(|d| set(&|c| geometry.neighbour(c, d, 1).is_some()));
+        let can_jump = std::array::from_fn(|d| set(&|c| geometry.neighbour(c, d, 2).is_some()));
+        let open = (0..=geometry.radius())
+            .map(|i| set(&|c| geometry.depth(c) <= i))
+            .collect();
+        let mut seed = ZOBRIST_SEED ^ u64::from(options.size());
+        let zobrist = (0..12 * geometry.cells())
+            .map(|_| splitmix64(&mut seed))
+            .collect();
+        let tile = options.tile();
+        let coupler_mask = tile.coupler_mask();
+        let has_coupler = |o: usize, d: usize| coupler_mask & (1 << ((d + 6 - o) % 6)) != 0;
+        let around = |cell: usize, o: usize, towards: bool| {
+            (0..6)
+                .filter_map(|d| {
+                    let next = geometry.neighbour(cell, d, 1)?;
+                    let facing_direction = if towards { (d + 3) % 6 } else { d };
+                    has_coupler(o, facing_direction).then_some(B::bit(next))
+                })
+                .fold(B::ZERO, |acc, bit| acc | bit)
+        };
+        let coupled = (0..geometry.cells())
+            .map(|c| std::array::from_fn(|o| around(c, o, false)))
+            .collect();
+        let facing = (0..geometry.cells())
+            .map(|c| std::array::from_fn(|o| around(c, o, true)))
+            .collect();
+        Tables {
+            options: options.clone(),
+            geometry,
+            width: geometry.width() as u32,
+            on_board: set(&|_| true),
+            can_step,
+            can_jump,
+            open,
+            coupler_offsets: tile.couplers.iter().map(|&k| usize::from(k)).collect(),
+            coupled,
+            facing,
+            ranged: usize::from(tile.ranged),
+            receiver: usize::from(tile.receiver),
+            zobrist,
+            blue_to_move: splitmix64(&mut seed),
+            extra_seed: splitmix64(&mut seed),
+        }
+    }
+
+    /// Moves each member of `set` one step in direction `d`, dropping those that would leave
+    /// the board.
+    #[inline(always)]
+    pub fn step(&self, d: usize, set: B) -> B {
+        let set = set & self.can_step[d];
+        let w = self.width;
+        match d {
+            0 => set.shl(1),
+            1 => set.shr(w - 1),
+            2 => set.shr(w),
+            3 => set.shr(1),
+            4 => set.shl(w - 1),
+            _ => set.shl(w),
+        }
+    }
+
+    /// Moves each member of `set` two steps in direction `d`.
+    #[inline(always)]
+    pub fn jump(&self, d: usize, set: B) -> B {
+        let set = set & self.can_jump[d];
+        let w = self.width;
+        match d {
+            0 => set.shl(2),
+            1 => set.shr(2 * (w - 1)),
+            2 => set.shr(2 * w),
+            3 => set.shr(2),
+            4 => set.shl(2 * (w - 1)),
+            _ => set.shl(2 * w),
+        }
+    }
+
+    pub fn coupler_offsets(&self) -> &[usize] {
+        &self.coupler_offsets
+    }
+
+    /// Neighbours of `cell` that a tile of orientation `o` there has regular couplers facing.
+    #[inline(always)]
+    pub fn coupled(&self, cell: usize, o: usize) -> B {
+        self.coupled[cell][o]
+    }
+
+    /// Neighbours of `cell` where a tile of orientation `o` has a regular coupler facing `cell`.
+    #[inline(always)]
+    pub fn facing(&self, cell: usize, o: usize) -> B {
+        self.facing[cell][o]
+    }
+
+    /// Hexes the opening rule allows on turn `turn`: depth <= max(0, turn - 2).
+    #[inline]
+    pub fn open(&self, turn: u16) -> B {
+        let i = usize::from(turn.saturating_sub(2)).min(self.open.len() - 1);
+        self.open[i]
+    }
+
+    #[inline(always)]
+    pub fn key(&self, colour: usize, orientation: usize, cell: usize) -> u64 {
+        self.zobrist[(colour * 6 + orientation) * self.geometry.cells() + cell]
+    }
+}
+
+/// The tables for `options`, built on first use.
+pub(crate) fn intern<B: Bits>(options: &GhastOptions) -> &'static Tables<B> {
+    static CACHE: Mutex<Vec<&'static (dyn Any + Send + Sync)>> = Mutex::new(Vec::new());
+    let mut cache = CACHE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let found = cache
+        .iter()
+        .filter_map(|entry| entry.downcast_ref::<Tables<B>>())
+        .find(|tables| tables.options == *options);
+    if let Some(tables) = found {
+        return tables;
+    }
+    let tables: &'static Tables<B> = Box::leak(Box::new(Tables::new(options)));
+    cache.push(tables);
+    tables
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hex::DIRECTIONS;
+
+    #[test]
+    fn steps_never_wrap_round_the_square() {
+        let options = GhastOptions::default();
+        let tables = intern::<u128>(&options);
+        let g = tables.geometry;
+        for cell in g.on_board_cells() {
+            for (d, _) in DIRECTIONS.iter().enumerate() {
+                let expected = g.neighbour(cell, d, 1).map_or(0, u128::bit);
+                assert_eq!(
+                    tables.step(d, u128::bit(cell)),
+                    expected,
+                    "{} d {d}",
+                    g.hex_name(cell)
+                );
+                let expected = g.neighbour(cell, d, 2).map_or(0, u128::bit);
+                assert_eq!(
+                    tables.jump(d, u128::bit(cell)),
+                    expected,
+                    "{} d {d}",
+                    g.hex_name(cell)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn interning_returns_the_same_tables() {
+        let options = GhastOptions::default();
+        assert!(std::ptr::eq(
+            intern::<u128>(&options),
+            intern::<u128>(&options)
+        ));
+    }
+}
