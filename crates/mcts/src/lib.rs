@@ -1,5 +1,31 @@
-//! PUCT Monte Carlo tree search over any [`game::Game`], with batched leaf evaluation.
+//! PUCT Monte Carlo tree search over any [`game::Game`], with batched leaf evaluation, and the
+//! baseline players.
+//!
+//! Self-play keeps many [`Tree`]s (one per game in flight) and calls [`Batch::step`] on them
+//! with its network evaluator; a tree that [`Tree::is_done`] gives its move
+//! ([`Tree::choose_action`]), its policy target ([`Tree::root_visits`]) and value
+//! ([`Tree::root_value`]), and moves on with [`Tree::advance`]. [`Search`] wraps the same code
+//! for one game at a time.
 
+mod arena;
+mod batch;
+pub mod bench;
+mod config;
 mod evaluator;
+mod noise;
+pub mod players;
+mod rollout;
+mod search;
+mod temperature;
+mod tree;
 
+#[cfg(test)]
+mod toy;
+
+pub use batch::Batch;
+pub use config::{Formula, SearchConfig};
 pub use evaluator::{Evaluation, Evaluator, UniformEvaluator};
+pub use rollout::{RolloutEvaluator, random_playout};
+pub use search::{Search, SearchResult};
+pub use temperature::TemperatureSchedule;
+pub use tree::{ChildStats, Tree};

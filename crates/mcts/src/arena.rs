@@ -1,0 +1,189 @@
+//! Node storage: two flat vectors indexed by `u32`, so a tree is a few large allocations that
+//! survive from move to move, and a node is 32 bytes with no pointers to chase or free.
+
+use game::Side;
+
+/// Index of a node in its arena.
+pub(crate) type NodeId = u32;
+
+/// The root is always the first node.
+pub(crate) const ROOT: NodeId = 0;
+
+/// Marks an edge whose child has not been created yet.
+const NO_CHILD: NodeId = NodeId::MAX;
+
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(crate) enum NodeState {
+    /// Created on the way down; becomes `Pending` or is never seen again.
+    Fresh,
+    /// Waiting in the current batch for its evaluation.
+    Pending,
+    Expanded,
+    /// The game is over here; the exact value, from the first side's view.
+    Terminal(f32),
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Node {
+    pub visits: u32,
+    /// Descents through this node whose leaf waits for evaluation.
+    pub in_flight: u32,
+    /// Sum of backed-up values from the first side's view: one fixed point of view means no
+    /// assumption about who moves next, so a side may move twice in a row (Ghast vetoes).
+    pub value_sum: f32,
+    pub first_edge: u32,
+    pub edge_count: u32,
+    pub to_move: Side,
+    pub state: NodeState,
+}
+
+impl Node {
+    fn new(to_move: Side, state: NodeState) -> Self {
+        Self {
+            visits: 0,
+            in_flight: 0,
+            value_sum: 0.0,
+            first_edge: 0,
+            edge_count: 0,
+            to_move,
+            state,
+        }
+    }
+}
+
+/// A move out of a node. Children are created only when first selected, so the many moves
+/// that are never tried cost 12 bytes each instead of a node.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Edge {
+    pub action: u32,
+    pub prior: f32,
+    child: NodeId,
+}
+
+impl Edge {
+    pub fn new(action: usize, prior: f32) -> Self {
+        Self {
+            action: u32::try_from(action).expect("action index fits in u32"),
+            prior,
+            child: NO_CHILD,
+        }
+    }
+
+    pub fn child(&self) -> Option<NodeId> {
+        (self.child != NO_CHILD).then_some(self.child)
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Arena {
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+}
+
+impl Arena {
+    /// Empties the arena and adds a root, keeping the allocations.
+    pub fn reset(&mut self, to_move: Side, state: NodeState) {
+        self.nodes.clear();
+        self.edges.clear();
+        self.nodes.push(Node::new(to_move, state));
+    }
+
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
+        &mut self.nodes[id as usize]
+    }
+
+    pub fn edge_range(&self, id: NodeId) -> std::ops::Range<usize> {
+        let node = self.node(id);
+        let start = node.first_edge as usize;
+        start..start + node.edge_count as usize
+    }
+
+    pub fn edges_of(&self, id: NodeId) -> &[Edge] {
+        &self.edges[self.edge_range(id)]
+    }
+
+    /// Creates the child behind edge `edge` (an index into `edges`).
+    pub fn add_child(&mut self, edge: usize, to_move: Side, state: NodeState) -> NodeId {
+        let id = NodeId::try_from(self.nodes.len()).expect("tree has fewer than 2^32 nodes");
+        self.nodes.push(Node::new(to_move, state));
+        self.edges[edge].child = id;
+        id
+    }
+
+    /// Copies the subtree under `root` into `into` (cleared first), with `root` becoming its
+    /// node 0. Breadth-first with `queue` as scratch, so nothing is allocated once the
+    /// buffers have grown.
+    pub fn copy_subtree(&self, root: NodeId, into: &mut Arena, queue: &mut Vec<(NodeId, NodeId)>) {
+        into.nodes.clear();
+        into.edges.clear();
+        queue.clear();
+        into.nodes.push(self.node(root).clone());
+        queue.push((root, ROOT));
+        let mut head = 0;
+        while let Some(&(old, new)) = queue.get(head) {
+            head += 1;
+            let first_edge = u32::try_from(into.edges.len()).expect("fewer than 2^32 edges");
+            into.node_mut(new).first_edge = first_edge;
+            for edge in self.edges_of(old) {
+                let mut copy = *edge;
+                if let Some(child) = edge.child() {
+                    copy.child = NodeId::try_from(into.nodes.len()).expect("fewer than 2^32 nodes");
+                    into.nodes.push(self.node(child).clone());
+                    queue.push((child, copy.child));
+                }
+                into.edges.push(copy);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copy_subtree_keeps_only_the_subtree_and_its_statistics() {
+        let mut arena = Arena::default();
+        arena.reset(Side::First, NodeState::Expanded);
+        let expand = |arena: &mut Arena, id: NodeId, actions: &[usize]| {
+            let start = arena.edges.len();
+            arena
+                .edges
+                .extend(actions.iter().map(|&a| Edge::new(a, 0.5)));
+            let node = arena.node_mut(id);
+            node.first_edge = start as u32;
+            node.edge_count = actions.len() as u32;
+            node.state = NodeState::Expanded;
+        };
+        expand(&mut arena, ROOT, &[3, 7]);
+        let a = arena.add_child(0, Side::Second, NodeState::Fresh);
+        let b = arena.add_child(1, Side::Second, NodeState::Fresh);
+        expand(&mut arena, b, &[1, 2]);
+        let leaf = arena.add_child(
+            arena.edge_range(b).start + 1,
+            Side::Second,
+            NodeState::Terminal(1.0),
+        );
+        arena.node_mut(b).visits = 5;
+        arena.node_mut(leaf).visits = 2;
+        assert_ne!(a, b);
+
+        let mut copy = Arena::default();
+        arena.copy_subtree(b, &mut copy, &mut Vec::new());
+
+        assert_eq!(copy.nodes.len(), 2);
+        assert_eq!(copy.node(ROOT).visits, 5);
+        let actions: Vec<u32> = copy.edges_of(ROOT).iter().map(|e| e.action).collect();
+        assert_eq!(actions, [1, 2]);
+        assert_eq!(copy.edges_of(ROOT)[0].child(), None);
+        let child = copy.edges_of(ROOT)[1]
+            .child()
+            .expect("the visited child is kept");
+        assert_eq!(copy.node(child).visits, 2);
+        assert_eq!(copy.node(child).state, NodeState::Terminal(1.0));
+    }
+}

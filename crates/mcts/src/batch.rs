@@ -1,0 +1,97 @@
+use crate::evaluator::{Evaluation, Evaluator};
+use crate::tree::Tree;
+use game::Game;
+
+/// Runs search steps over many trees with one evaluator call per step, and keeps the buffers
+/// of that call from step to step so a step allocates nothing once they have grown.
+#[derive(Debug)]
+pub struct Batch<G: Game> {
+    /// Always empty between steps; only its allocation is kept (see [`recycle`]).
+    positions: Vec<&'static G>,
+    evaluations: Vec<Evaluation>,
+}
+
+impl<G: Game> Default for Batch<G> {
+    fn default() -> Self {
+        Self {
+            positions: Vec::new(),
+            evaluations: Vec::new(),
+        }
+    }
+}
+
+impl<G: Game> Batch<G> {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// One step: every tree that is not done walks to its new leaves, all leaves go to
+    /// `evaluator` in one call, and each tree expands its leaves and backs their values up.
+    /// Returns the number of positions evaluated (0 when every tree is done).
+    pub fn step<E: Evaluator<G> + ?Sized>(
+        &mut self,
+        trees: &mut [Tree<G>],
+        evaluator: &mut E,
+    ) -> usize {
+        let count: usize = trees
+            .iter_mut()
+            .filter(|tree| !tree.is_done())
+            .map(|tree| tree.collect())
+            .sum();
+        if count == 0 {
+            return 0;
+        }
+        if self.evaluations.len() < count {
+            self.evaluations.resize_with(count, Evaluation::default);
+        }
+        let evaluations = &mut self.evaluations[..count];
+        let mut positions = recycle(std::mem::take(&mut self.positions));
+        positions.extend(trees.iter().flat_map(|tree| tree.pending_states()));
+        evaluator.evaluate(&positions, evaluations);
+        self.positions = recycle(positions);
+
+        let mut offset = 0;
+        for tree in trees.iter_mut() {
+            let pending = tree.pending_count();
+            if pending > 0 {
+                tree.finish(&evaluations[offset..offset + pending]);
+                offset += pending;
+            }
+        }
+        count
+    }
+
+    /// Steps until every tree is done.
+    pub fn run<E: Evaluator<G> + ?Sized>(&mut self, trees: &mut [Tree<G>], evaluator: &mut E) {
+        while trees.iter().any(|tree| !tree.is_done()) {
+            self.step(trees, evaluator);
+        }
+    }
+}
+
+/// Empties a vector of references and hands its allocation back under another lifetime: the
+/// evaluator takes `&[&G]` borrowed from the trees, and this lets one buffer serve every step.
+/// (An in-place `collect` between types of one layout reuses the buffer.)
+fn recycle<'b, T: ?Sized>(mut refs: Vec<&T>) -> Vec<&'b T> {
+    refs.clear();
+    refs.into_iter()
+        .map(|_| unreachable!("the vector is empty"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recycle_keeps_the_allocation() {
+        let values = [1, 2, 3];
+        let mut refs: Vec<&i32> = Vec::with_capacity(64);
+        refs.extend(values.iter());
+        let pointer = refs.as_ptr() as usize;
+        let recycled: Vec<&'static i32> = recycle(refs);
+        assert!(recycled.is_empty());
+        assert_eq!(recycled.capacity(), 64);
+        assert_eq!(recycled.as_ptr() as usize, pointer);
+    }
+}

@@ -1,0 +1,55 @@
+use super::Player;
+use game::Game;
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
+use rand_chacha::ChaCha8Rng;
+
+/// The move that leaves the best score difference right after it, ties at random: one ply of
+/// lookahead and no more. (In Ghast a placement may wait for the opponent's veto answer; the
+/// score is read before that answer.)
+#[derive(Clone, Debug)]
+pub struct GreedyPlayer {
+    rng: ChaCha8Rng,
+    legal: Vec<usize>,
+    best: Vec<usize>,
+}
+
+impl GreedyPlayer {
+    pub fn new(seed: u64) -> Self {
+        Self {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            legal: Vec::new(),
+            best: Vec::new(),
+        }
+    }
+}
+
+impl<G: Game> Player<G> for GreedyPlayer {
+    fn name(&self) -> String {
+        "greedy".to_owned()
+    }
+
+    fn choose(&mut self, game: &G) -> usize {
+        let me = game.to_move();
+        game.legal_actions(&mut self.legal);
+        self.best.clear();
+        let mut best_lead = f32::NEG_INFINITY;
+        let mut after = game.clone();
+        for &action in &self.legal {
+            after.clone_from(game);
+            after.apply(action);
+            let lead = after.score(me) - after.score(me.other());
+            if lead > best_lead {
+                best_lead = lead;
+                self.best.clear();
+            }
+            if lead == best_lead {
+                self.best.push(action);
+            }
+        }
+        *self
+            .best
+            .choose(&mut self.rng)
+            .expect("the game is not over")
+    }
+}

@@ -1,0 +1,84 @@
+use crate::batch::Batch;
+use crate::config::SearchConfig;
+use crate::evaluator::Evaluator;
+use crate::tree::Tree;
+use game::Game;
+
+/// What a search of one position found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The most visited move.
+    pub action: usize,
+    /// The root's value from the view of the side to move.
+    pub value: f32,
+    /// `(action, visits)` for every visited move.
+    pub visits: Vec<(usize, u32)>,
+    pub total_visits: u32,
+}
+
+/// Searching one game at a time, on the same tree and step code as the batched self-play:
+/// for players, analysis and tests.
+#[derive(Debug)]
+pub struct Search<G: Game> {
+    config: SearchConfig,
+    seed: u64,
+    tree: Option<Tree<G>>,
+    batch: Batch<G>,
+}
+
+impl<G: Game> Search<G> {
+    pub fn new(config: SearchConfig, seed: u64) -> Self {
+        Self {
+            config,
+            seed,
+            tree: None,
+            batch: Batch::new(),
+        }
+    }
+
+    /// Searches `game` until the root has `visits` visits, counting those kept from an earlier
+    /// search of the same position (see [`Search::advance`]).
+    ///
+    /// # Panics
+    /// If the game is over or `visits` is 0.
+    pub fn run<E: Evaluator<G> + ?Sized>(
+        &mut self,
+        game: &G,
+        evaluator: &mut E,
+        visits: u32,
+    ) -> SearchResult {
+        assert!(game.outcome().is_none(), "no search in a finished game");
+        assert!(visits > 0, "a search needs at least one visit");
+        let tree = self
+            .tree
+            .get_or_insert_with(|| Tree::new(game.clone(), self.config.clone(), self.seed));
+        if tree.game().hash() != game.hash() {
+            tree.reset(game);
+        }
+        tree.set_budget(visits);
+        self.batch.run(std::slice::from_mut(tree), evaluator);
+        SearchResult {
+            action: tree.best_action(),
+            value: tree.root_value(),
+            visits: tree.root_visits(),
+            total_visits: tree.root_visit_count(),
+        }
+    }
+
+    /// Tells the search that `action` was played, so the next [`Search::run`] starts from the
+    /// subtree below it.
+    pub fn advance(&mut self, action: usize) {
+        if let Some(tree) = &mut self.tree {
+            tree.advance(action);
+        }
+    }
+
+    /// Forgets the tree (a new game starts).
+    pub fn clear(&mut self) {
+        self.tree = None;
+    }
+
+    pub fn tree(&self) -> Option<&Tree<G>> {
+        self.tree.as_ref()
+    }
+}

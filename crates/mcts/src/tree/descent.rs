@@ -1,0 +1,253 @@
+//! The three phases of a step inside one tree: collect leaves (selection with virtual loss),
+//! then, once the batch is evaluated, expand them and back their values up.
+
+use super::{Leaf, Tree, side_sign};
+use crate::arena::{Edge, NodeId, NodeState, ROOT};
+use crate::config::Formula;
+use crate::evaluator::Evaluation;
+use crate::noise::dirichlet;
+use game::{Game, Side};
+use rand::seq::SliceRandom;
+use std::ops::Range;
+
+/// How one descent from the root ended.
+enum Descent {
+    /// At a new node, now waiting for evaluation.
+    Leaf,
+    /// At a finished game: already backed up with its exact value.
+    Terminal,
+    /// At a node already waiting in this batch: nothing to do until it is evaluated.
+    Collision,
+}
+
+impl<G: Game> Tree<G> {
+    /// Walks down to new leaves, up to `leaves_per_tree` of them and no more than the budget
+    /// allows, and returns how many wait for evaluation (their positions are
+    /// [`Tree::pending_states`]).
+    pub(crate) fn collect(&mut self) -> usize {
+        debug_assert!(self.leaves.is_empty(), "collect after finish");
+        self.noise_root();
+        let max_leaves = self.config.leaves_per_tree.max(1) as usize;
+        while self.leaves.len() < max_leaves && !self.budget_reached() {
+            if let Descent::Collision = self.descend() {
+                break;
+            }
+        }
+        self.leaves.len()
+    }
+
+    pub(crate) fn pending_states(&self) -> &[G] {
+        &self.leaf_states[..self.leaves.len()]
+    }
+
+    pub(crate) fn pending_count(&self) -> usize {
+        self.leaves.len()
+    }
+
+    /// Expands the pending leaves with their evaluations (in `pending_states` order) and backs
+    /// the values up.
+    pub(crate) fn finish(&mut self, evaluations: &[Evaluation]) {
+        debug_assert_eq!(evaluations.len(), self.leaves.len());
+        for (slot, evaluation) in evaluations.iter().enumerate() {
+            let Leaf { node, path } = self.leaves[slot].clone();
+            self.expand(node, slot, &evaluation.policy);
+            let value = side_sign(self.arena.node(node).to_move) * evaluation.value;
+            self.backup(path, value, true);
+        }
+        self.leaves.clear();
+        self.path.clear();
+    }
+
+    fn budget_reached(&self) -> bool {
+        let root = self.arena.node(ROOT);
+        matches!(root.state, NodeState::Terminal(_)) || root.visits + root.in_flight >= self.budget
+    }
+
+    fn descend(&mut self) -> Descent {
+        let slot = self.leaves.len();
+        match self.leaf_states.get_mut(slot) {
+            Some(state) => state.clone_from(&self.root_state),
+            None => self.leaf_states.push(self.root_state.clone()),
+        }
+        let start = self.path.len();
+        let mut node = ROOT;
+        loop {
+            self.path.push(node);
+            match self.arena.node(node).state {
+                NodeState::Fresh => {
+                    self.arena.node_mut(node).state = NodeState::Pending;
+                    for &id in &self.path[start..] {
+                        self.arena.node_mut(id).in_flight += 1;
+                    }
+                    let path = start..self.path.len();
+                    self.leaves.push(Leaf { node, path });
+                    return Descent::Leaf;
+                }
+                NodeState::Pending => {
+                    self.path.truncate(start);
+                    return Descent::Collision;
+                }
+                NodeState::Terminal(value) => {
+                    self.backup(start..self.path.len(), value, false);
+                    self.path.truncate(start);
+                    return Descent::Terminal;
+                }
+                NodeState::Expanded => {
+                    let edge = self.select(node);
+                    let state = &mut self.leaf_states[slot];
+                    state.apply(self.arena.edges[edge].action as usize);
+                    node = match self.arena.edges[edge].child() {
+                        Some(child) => child,
+                        None => {
+                            let child_state = match state.outcome() {
+                                Some(outcome) => {
+                                    NodeState::Terminal(outcome.value_for(Side::First))
+                                }
+                                None => NodeState::Fresh,
+                            };
+                            self.arena.add_child(edge, state.to_move(), child_state)
+                        }
+                    };
+                }
+            }
+        }
+    }
+
+    /// The index (into the arena's edges) of the child to descend into.
+    fn select(&self, node: NodeId) -> usize {
+        let parent = self.arena.node(node);
+        let sign = side_sign(parent.to_move);
+        let virtual_loss = self.config.virtual_loss as f32;
+        let parent_visits = parent.visits as f32 + virtual_loss * parent.in_flight as f32;
+        let c = self.config.c_puct;
+        let range = self.arena.edge_range(node);
+        debug_assert!(!range.is_empty(), "an unfinished game has legal actions");
+        // The child's value and (virtual) visit count from the parent's mover's view; `None`
+        // while it has neither.
+        let child_stats = |edge: &Edge| {
+            let child = self.arena.node(edge.child()?);
+            let in_flight = virtual_loss * child.in_flight as f32;
+            let visits = child.visits as f32 + in_flight;
+            (visits > 0.0).then(|| ((sign * child.value_sum - in_flight) / visits, visits))
+        };
+        match self.config.formula {
+            Formula::Puct => {
+                let parent_value = sign * parent.value_sum / parent.visits.max(1) as f32;
+                let fpu = parent_value - self.config.fpu_reduction;
+                let explore = c * parent_visits.max(1.0).sqrt();
+                self.argmax(range, |edge| {
+                    let (value, visits) = child_stats(edge).unwrap_or((fpu, 0.0));
+                    value + explore * edge.prior / (1.0 + visits)
+                })
+            }
+            Formula::Ucb1 => {
+                let log_visits = parent_visits.max(1.0).ln();
+                self.argmax(range, |edge| match child_stats(edge) {
+                    Some((value, visits)) => value + c * (log_visits / visits).sqrt(),
+                    None => f32::INFINITY,
+                })
+            }
+        }
+    }
+
+    /// The first edge in `range` with the highest score: ties go to edge order, so equal
+    /// seeds give equal trees.
+    ///
+    /// Edges are kept in [`order_edges`] order, so the scan stops at the first edge without a
+    /// child: every later one also lacks a child and has a prior no higher, hence a score no
+    /// higher. A mid-game Ghast node has hundreds of moves and the search tries few of them;
+    /// without the early stop this loop is most of the search time.
+    fn argmax(&self, range: Range<usize>, score: impl Fn(&Edge) -> f32) -> usize {
+        let mut best = range.start;
+        let mut best_score = f32::NEG_INFINITY;
+        for edge_index in range {
+            let edge = &self.arena.edges[edge_index];
+            let score = score(edge);
+            if score > best_score {
+                best = edge_index;
+                best_score = score;
+            }
+            if edge.child().is_none() {
+                break;
+            }
+        }
+        best
+    }
+
+    fn expand(&mut self, node: NodeId, slot: usize, policy: &[f32]) {
+        self.leaf_states[slot].legal_actions(&mut self.legal);
+        // Renormalised over the legal actions, so a network may spread mass over all actions.
+        let total: f32 = self
+            .legal
+            .iter()
+            .map(|&a| policy.get(a).copied().unwrap_or(0.0))
+            .sum();
+        let uniform = 1.0 / self.legal.len().max(1) as f32;
+        let first_edge = self.arena.edges.len();
+        self.arena.edges.extend(self.legal.iter().map(|&action| {
+            let prior = match policy.get(action) {
+                Some(&p) if total > 0.0 => p / total,
+                _ => uniform,
+            };
+            Edge::new(action, prior)
+        }));
+        let edges = &mut self.arena.edges[first_edge..];
+        match self.config.formula {
+            Formula::Puct => order_edges(edges),
+            Formula::Ucb1 => edges.shuffle(&mut self.rng),
+        }
+        let node = self.arena.node_mut(node);
+        node.first_edge = u32::try_from(first_edge).expect("fewer than 2^32 edges");
+        node.edge_count = self.legal.len() as u32;
+        node.state = NodeState::Expanded;
+        self.noise_root();
+    }
+
+    /// Adds `value` (first side's view) to every node on `path`; `in_flight` says whether the
+    /// descent had taken virtual loss that must now be released.
+    fn backup(&mut self, path: Range<usize>, value: f32, in_flight: bool) {
+        for &id in &self.path[path] {
+            let node = self.arena.node_mut(id);
+            node.visits += 1;
+            node.value_sum += value;
+            node.in_flight -= u32::from(in_flight);
+        }
+    }
+
+    /// Mixes Dirichlet noise into the root priors once per root, as soon as the root is
+    /// expanded (a fresh root) or at the first step after [`Tree::advance`] (a kept one).
+    fn noise_root(&mut self) {
+        if !self.root_noise
+            || self.root_noised
+            || self.arena.node(ROOT).state != NodeState::Expanded
+        {
+            return;
+        }
+        self.root_noised = true;
+        let range = self.arena.edge_range(ROOT);
+        self.noise.resize(range.len(), 0.0);
+        let alpha = self.config.dirichlet_total_alpha / range.len() as f32;
+        if dirichlet(alpha, &mut self.noise, &mut self.rng) {
+            let fraction = self.config.noise_fraction;
+            let edges = &mut self.arena.edges[range];
+            for (edge, &eta) in edges.iter_mut().zip(&self.noise) {
+                edge.prior = (1.0 - fraction) * edge.prior + fraction * eta;
+            }
+            order_edges(edges);
+        }
+    }
+}
+
+/// Puts the edges with a child first, then the others by falling prior: the order that lets
+/// selection stop at the first edge without a child. Selection keeps it, because among the
+/// edges without a child it always takes the first (the same first-play value, and the
+/// highest prior; under UCB1 all score infinity), and the sort is stable, so equal priors
+/// stay in action order.
+fn order_edges(edges: &mut [Edge]) {
+    edges.sort_by(|a, b| {
+        b.child()
+            .is_some()
+            .cmp(&a.child().is_some())
+            .then(b.prior.total_cmp(&a.prior))
+    });
+}

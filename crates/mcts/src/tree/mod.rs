@@ -1,0 +1,165 @@
+//! One game's search tree: the position at the root, the node arena, and the leaves it has
+//! handed to the batch being evaluated.
+
+mod choice;
+mod descent;
+#[cfg(test)]
+mod tests;
+
+pub use choice::ChildStats;
+
+use crate::arena::{Arena, NodeId, NodeState, ROOT};
+use crate::config::SearchConfig;
+use game::{Game, Side};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::ops::Range;
+
+/// A leaf waiting for its evaluation: the node and its descent path in `Tree::path`.
+#[derive(Clone, Debug)]
+struct Leaf {
+    node: NodeId,
+    path: Range<usize>,
+}
+
+/// The search tree of one game in flight.
+///
+/// Driven from outside in steps (see [`crate::Batch::step`]): each step adds visits until the
+/// tree has its budget ([`Tree::is_done`]); then the driver picks a move
+/// ([`Tree::choose_action`]), reads the root statistics as a training target, and plays the
+/// move with [`Tree::advance`], which keeps the subtree below it.
+#[derive(Clone, Debug)]
+pub struct Tree<G: Game> {
+    config: SearchConfig,
+    root_state: G,
+    arena: Arena,
+    /// The arena `advance` copies the kept subtree into; swapped with `arena` afterwards.
+    spare: Arena,
+    copy_queue: Vec<(NodeId, NodeId)>,
+    rng: ChaCha8Rng,
+    budget: u32,
+    root_noise: bool,
+    root_noised: bool,
+    leaves: Vec<Leaf>,
+    /// The positions of `leaves`, in order; slots past `leaves.len()` are kept for reuse.
+    leaf_states: Vec<G>,
+    path: Vec<NodeId>,
+    legal: Vec<usize>,
+    noise: Vec<f32>,
+}
+
+impl<G: Game> Tree<G> {
+    /// A tree for `game` with a budget of zero visits: set one with [`Tree::set_budget`].
+    pub fn new(game: G, config: SearchConfig, seed: u64) -> Self {
+        let root_noise = config.root_noise;
+        let mut tree = Self {
+            config,
+            root_state: game,
+            arena: Arena::default(),
+            spare: Arena::default(),
+            copy_queue: Vec::new(),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            budget: 0,
+            root_noise,
+            root_noised: false,
+            leaves: Vec::new(),
+            leaf_states: Vec::new(),
+            path: Vec::new(),
+            legal: Vec::new(),
+            noise: Vec::new(),
+        };
+        tree.reset_root();
+        tree
+    }
+
+    /// Starts over from `game`, keeping the allocations.
+    pub fn reset(&mut self, game: &G) {
+        self.root_state.clone_from(game);
+        self.reset_root();
+    }
+
+    /// Plays `action` at the root. The subtree below it, statistics included, becomes the new
+    /// tree; an action the search never tried starts a fresh tree.
+    pub fn advance(&mut self, action: usize) {
+        debug_assert!(self.leaves.is_empty(), "advance between steps only");
+        let child = self
+            .arena
+            .edges_of(ROOT)
+            .iter()
+            .find(|edge| edge.action as usize == action)
+            .and_then(|edge| edge.child());
+        self.root_state.apply(action);
+        match child {
+            Some(child) => {
+                self.arena
+                    .copy_subtree(child, &mut self.spare, &mut self.copy_queue);
+                std::mem::swap(&mut self.arena, &mut self.spare);
+                self.root_noised = false;
+            }
+            None => self.reset_root(),
+        }
+    }
+
+    /// The position at the root.
+    pub fn game(&self) -> &G {
+        &self.root_state
+    }
+
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// Sets the total number of root visits wanted (visits kept from earlier moves count),
+    /// so each move may have its own budget (playout cap randomisation).
+    pub fn set_budget(&mut self, visits: u32) {
+        self.budget = visits;
+    }
+
+    /// Turns root noise on or off for the searches that follow, e.g. off for the cheap
+    /// searches of playout cap randomisation. Noise already mixed into this root stays.
+    pub fn set_root_noise(&mut self, enabled: bool) {
+        self.root_noise = enabled;
+    }
+
+    /// True once the root has its budget of visits, or when the game is over.
+    pub fn is_done(&self) -> bool {
+        let root = self.arena.node(ROOT);
+        matches!(root.state, NodeState::Terminal(_)) || root.visits >= self.budget
+    }
+
+    pub fn root_visit_count(&self) -> u32 {
+        self.arena.node(ROOT).visits
+    }
+
+    /// The root's mean value from the view of the side to move there (0 before any visit).
+    pub fn root_value(&self) -> f32 {
+        let root = self.arena.node(ROOT);
+        if root.visits == 0 {
+            return 0.0;
+        }
+        side_sign(root.to_move) * root.value_sum / root.visits as f32
+    }
+
+    /// Nodes in the arena, for memory and reuse statistics.
+    pub fn node_count(&self) -> usize {
+        self.arena.nodes.len()
+    }
+
+    fn reset_root(&mut self) {
+        let state = match self.root_state.outcome() {
+            Some(outcome) => NodeState::Terminal(outcome.value_for(Side::First)),
+            None => NodeState::Fresh,
+        };
+        self.arena.reset(self.root_state.to_move(), state);
+        self.root_noised = false;
+    }
+}
+
+/// +1 for the first side, -1 for the second: turns a first-side value into a side's value and
+/// back.
+pub(crate) fn side_sign(side: Side) -> f32 {
+    match side {
+        Side::First => 1.0,
+        Side::Second => -1.0,
+    }
+}

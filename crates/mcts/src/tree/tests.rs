@@ -1,0 +1,324 @@
+use super::*;
+use crate::batch::Batch;
+use crate::config::Formula;
+use crate::evaluator::{Evaluation, Evaluator, UniformEvaluator};
+use crate::toy::Nim;
+
+/// Uniform values of zero with a fixed policy, counting the positions it is asked about.
+#[derive(Default)]
+struct Scripted {
+    policy: Vec<f32>,
+    positions: usize,
+}
+
+impl Evaluator<Nim> for Scripted {
+    fn evaluate(&mut self, positions: &[&Nim], out: &mut [Evaluation]) {
+        self.positions += positions.len();
+        if self.policy.is_empty() {
+            return UniformEvaluator.evaluate(positions, out);
+        }
+        for evaluation in out.iter_mut() {
+            evaluation.policy.clone_from(&self.policy);
+            evaluation.value = 0.0;
+        }
+    }
+}
+
+fn quiet() -> SearchConfig {
+    SearchConfig {
+        root_noise: false,
+        ..SearchConfig::default()
+    }
+}
+
+fn searched(game: Nim, config: SearchConfig, visits: u32, seed: u64) -> Tree<Nim> {
+    let mut tree = Tree::new(game, config, seed);
+    tree.set_budget(visits);
+    Batch::new().run(std::slice::from_mut(&mut tree), &mut UniformEvaluator);
+    tree
+}
+
+fn is_uniform(priors: &[f32]) -> bool {
+    priors
+        .iter()
+        .all(|&p| (p - 1.0 / priors.len() as f32).abs() < 1e-6)
+}
+
+fn children(tree: &Tree<Nim>) -> Vec<ChildStats> {
+    tree.root_children().collect()
+}
+
+#[test]
+fn takes_a_win_that_ends_the_game_inside_the_tree() {
+    let tree = searched(Nim::start(3, 3, None), quiet(), 100, 1);
+    assert_eq!(tree.best_action(), Nim::take(3));
+    let win = children(&tree)
+        .into_iter()
+        .find(|c| c.action == Nim::take(3))
+        .unwrap();
+    assert_eq!(win.value, Some(1.0), "a terminal child has its exact value");
+    assert!(tree.root_value() > 0.5, "{}", tree.root_value());
+}
+
+#[test]
+fn terminal_nodes_are_never_sent_to_the_evaluator() {
+    let mut tree = Tree::new(Nim::start(1, 3, None), quiet(), 0);
+    tree.set_budget(20);
+    let mut evaluator = Scripted::default();
+    Batch::new().run(std::slice::from_mut(&mut tree), &mut evaluator);
+    assert_eq!(evaluator.positions, 1, "only the root");
+    assert_eq!(tree.root_visit_count(), 20);
+}
+
+#[test]
+fn values_follow_the_side_to_move_when_a_side_moves_twice() {
+    // Taking two stones gives another turn, so sides do not alternate; the search must agree
+    // with minimax on who wins from each start.
+    for stones in 2..=9 {
+        let game = Nim::start(stones, 3, Some(2));
+        let exact = game.solve();
+        let tree = searched(game.clone(), quiet(), 3000, 2);
+        assert_eq!(
+            tree.root_value() > 0.0,
+            exact > 0.0,
+            "{stones} stones: {}",
+            tree.root_value()
+        );
+        let mut after = game.clone();
+        after.apply(tree.best_action());
+        let kept = if after.to_move() == game.to_move() {
+            after.solve()
+        } else {
+            -after.solve()
+        };
+        assert_eq!(
+            kept, exact,
+            "{stones} stones: the chosen move keeps the minimax value"
+        );
+    }
+}
+
+#[test]
+fn batching_without_virtual_loss_gives_the_sequential_tree() {
+    let config = SearchConfig {
+        virtual_loss: 0,
+        leaves_per_tree: 8,
+        ..SearchConfig::default()
+    };
+    let games: Vec<Nim> = (5..13)
+        .map(|stones| Nim::start(stones, 4, Some(3)))
+        .collect();
+    let mut trees: Vec<Tree<Nim>> = games
+        .iter()
+        .enumerate()
+        .map(|(seed, game)| {
+            let mut tree = Tree::new(game.clone(), config.clone(), seed as u64);
+            tree.set_budget(300);
+            tree
+        })
+        .collect();
+    Batch::new().run(&mut trees, &mut UniformEvaluator);
+    let one_leaf = SearchConfig {
+        leaves_per_tree: 1,
+        ..config
+    };
+    for (seed, (game, batched)) in games.into_iter().zip(&trees).enumerate() {
+        let alone = searched(game, one_leaf.clone(), 300, seed as u64);
+        assert_eq!(children(batched), children(&alone), "tree {seed}");
+        assert_eq!(batched.node_count(), alone.node_count());
+    }
+}
+
+#[test]
+fn virtual_loss_spreads_the_leaves_of_one_step() {
+    let step_leaves = |virtual_loss| {
+        let config = SearchConfig {
+            virtual_loss,
+            leaves_per_tree: 4,
+            ..quiet()
+        };
+        let mut trees = [Tree::new(Nim::start(20, 6, None), config, 0)];
+        trees[0].set_budget(100);
+        let mut batch = Batch::new();
+        assert_eq!(
+            batch.step(&mut trees, &mut UniformEvaluator),
+            1,
+            "only the root to start with"
+        );
+        let leaves = batch.step(&mut trees, &mut UniformEvaluator);
+        let visited = trees[0].root_children().filter(|c| c.visits > 0).count();
+        (leaves, visited)
+    };
+    assert_eq!(
+        step_leaves(0),
+        (1, 1),
+        "without virtual loss the second leaf collides"
+    );
+    assert_eq!(step_leaves(1), (4, 4));
+}
+
+#[test]
+fn puct_visits_follow_the_priors_when_values_are_equal() {
+    let mut evaluator = Scripted {
+        policy: vec![0.1, 0.6, 0.3],
+        ..Scripted::default()
+    };
+    let mut tree = Tree::new(Nim::start(40, 3, None), quiet(), 0);
+    tree.set_budget(1001);
+    Batch::new().run(std::slice::from_mut(&mut tree), &mut evaluator);
+    let mut visits = [0u32; 3];
+    for child in tree.root_children() {
+        visits[child.action] = child.visits;
+    }
+    assert!(visits[1] > visits[2] && visits[2] > visits[0], "{visits:?}");
+    assert!((visits[1] as f32 / 1000.0 - 0.6).abs() < 0.1, "{visits:?}");
+}
+
+#[test]
+fn first_play_urgency_keeps_the_search_on_checked_moves() {
+    let spread = |fpu_reduction| {
+        let config = SearchConfig {
+            fpu_reduction,
+            ..quiet()
+        };
+        let tree = searched(Nim::start(60, 8, None), config, 30, 0);
+        tree.root_children().filter(|c| c.visits > 0).count()
+    };
+    assert_eq!(
+        spread(0.0),
+        8,
+        "with no reduction the uniform priors try every move"
+    );
+    assert!(
+        spread(1.0) < 8,
+        "a large reduction leaves some moves unvisited"
+    );
+}
+
+#[test]
+fn ucb1_tries_every_move_once_before_any_twice() {
+    let config = SearchConfig {
+        formula: Formula::Ucb1,
+        c_puct: 2.0,
+        ..quiet()
+    };
+    let tree = searched(Nim::start(30, 5, None), config, 6, 3);
+    let visits: Vec<u32> = tree.root_children().map(|c| c.visits).collect();
+    assert_eq!(visits, [1; 5]);
+}
+
+#[test]
+fn root_noise_is_seeded_and_keeps_a_distribution() {
+    let priors = |noise, seed| {
+        let config = SearchConfig {
+            root_noise: noise,
+            ..SearchConfig::default()
+        };
+        let tree = searched(Nim::start(30, 10, None), config, 1, seed);
+        tree.root_children().map(|c| c.prior).collect::<Vec<f32>>()
+    };
+    assert!(is_uniform(&priors(false, 1)));
+    let noisy = priors(true, 1);
+    assert!((noisy.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+    assert!(
+        noisy.iter().all(|&p| p >= 0.75 * 0.1 - 1e-6),
+        "noise takes at most a quarter"
+    );
+    assert!(!is_uniform(&noisy));
+    assert_eq!(noisy, priors(true, 1));
+    assert_ne!(noisy, priors(true, 2));
+}
+
+#[test]
+fn a_kept_root_gets_fresh_noise() {
+    let mut tree = searched(Nim::start(30, 10, None), SearchConfig::default(), 200, 1);
+    let action = tree.best_action();
+    tree.advance(action);
+    let before: Vec<f32> = tree.root_children().map(|c| c.prior).collect();
+    assert!(
+        is_uniform(&before),
+        "priors below the root were never noised"
+    );
+    tree.set_budget(tree.root_visit_count() + 1);
+    Batch::new().run(std::slice::from_mut(&mut tree), &mut UniformEvaluator);
+    let after: Vec<f32> = tree.root_children().map(|c| c.prior).collect();
+    assert!(!is_uniform(&after));
+}
+
+#[test]
+fn advance_keeps_the_chosen_subtree() {
+    let mut tree = searched(Nim::start(12, 3, None), quiet(), 500, 0);
+    let best = tree.root_children().max_by_key(|c| c.visits).unwrap();
+    tree.advance(best.action);
+    assert_eq!(tree.root_visit_count(), best.visits);
+    assert_eq!(tree.game().hash(), {
+        let mut game = Nim::start(12, 3, None);
+        game.apply(best.action);
+        game.hash()
+    });
+    let children_total: u32 = tree.root_children().map(|c| c.visits).sum();
+    assert_eq!(
+        children_total + 1,
+        best.visits,
+        "children's visits plus the node's own"
+    );
+}
+
+#[test]
+fn advance_by_an_untried_action_starts_over() {
+    let mut tree = searched(Nim::start(30, 10, None), quiet(), 3, 0);
+    let untried = tree.root_children().find(|c| c.visits == 0).unwrap().action;
+    tree.advance(untried);
+    assert_eq!(tree.root_visit_count(), 0);
+    assert_eq!(tree.node_count(), 1);
+}
+
+#[test]
+fn a_finished_game_is_done_at_once() {
+    let mut game = Nim::start(2, 3, None);
+    game.apply(Nim::take(2));
+    let mut trees = [Tree::new(game, quiet(), 0)];
+    trees[0].set_budget(10);
+    assert!(trees[0].is_done());
+    assert_eq!(Batch::new().step(&mut trees, &mut UniformEvaluator), 0);
+}
+
+#[test]
+fn temperature_zero_plays_the_most_visited_move() {
+    let mut tree = searched(Nim::start(9, 3, None), quiet(), 400, 0);
+    let most = tree
+        .root_children()
+        .max_by_key(|c| c.visits)
+        .unwrap()
+        .action;
+    assert_eq!(tree.choose_action(0.0), most);
+}
+
+#[test]
+fn temperature_one_samples_in_proportion_to_visits() {
+    let mut tree = searched(Nim::start(40, 3, None), quiet(), 300, 0);
+    let mut visits = [0u32; 3];
+    for child in tree.root_children() {
+        visits[child.action] = child.visits;
+    }
+    let total: u32 = visits.iter().sum();
+    let mut drawn = [0u32; 3];
+    for _ in 0..6000 {
+        drawn[tree.choose_action(1.0)] += 1;
+    }
+    for (action, (&v, &d)) in visits.iter().zip(&drawn).enumerate() {
+        let expected = v as f32 / total as f32;
+        assert!(
+            (d as f32 / 6000.0 - expected).abs() < 0.03,
+            "action {action}: {drawn:?} vs {visits:?}"
+        );
+    }
+    let mut tree = searched(Nim::start(3, 3, None), quiet(), 300, 0);
+    let sharp = (0..200)
+        .filter(|_| tree.choose_action(0.05) == Nim::take(3))
+        .count();
+    assert!(
+        sharp > 190,
+        "a low temperature nearly always plays the best move: {sharp}"
+    );
+}

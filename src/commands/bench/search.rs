@@ -1,0 +1,49 @@
+//! `ghast bench search`: PUCT simulations per second with a uniform evaluator on the standard
+//! board, from a mid-game position, on one thread and on all threads.
+
+use clap::Args as ClapArgs;
+use ghast::{Ghast, GhastOptions};
+use mcts::bench::{BenchOptions, measure, random_position};
+
+/// Random moves from the start to the measured position: the board is about half full, where
+/// moves are many and removal does real work.
+const MIDGAME_PLIES: usize = 30;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// Print one JSON object instead of a sentence.
+    #[arg(long)]
+    json: bool,
+    /// Seconds to measure on one thread, and again on all threads.
+    #[arg(long, default_value_t = 3.0)]
+    seconds: f64,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        args.seconds.is_finite() && args.seconds > 0.0,
+        "--seconds must be a positive number, got {}",
+        args.seconds
+    );
+    let position = random_position(&Ghast::new(&GhastOptions::default()), MIDGAME_PLIES, 0);
+    let options = BenchOptions {
+        seconds: args.seconds,
+        ..BenchOptions::default()
+    };
+    let report = measure(&position, &options);
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        println!(
+            "search: {:.0} simulations/s on one thread, {:.0} on {} threads \
+             ({} games in flight per thread, {} visits per move, mean batch {:.1})",
+            report.sims_per_sec,
+            report.sims_per_sec_all_threads,
+            report.threads,
+            report.trees_per_thread,
+            report.visits_per_search,
+            report.mean_batch
+        );
+    }
+    Ok(())
+}
