@@ -1,1 +1,23 @@
-//! (in progress)
+//! The policy/value network for any [`game::Planes`] game: a KataGo-style residual tower with
+//! global pooling, its training losses, batched inference for search, and checkpoints.
+//!
+//! Nothing here knows a particular game: the input planes, the board mask, the legal actions
+//! and the policy layout all come through the `game` traits.
+
+pub mod bench;
+pub mod checkpoint;
+mod config;
+mod error;
+mod evaluator;
+mod host_batch;
+mod losses;
+mod model;
+mod tensors;
+
+pub use config::{NetConfig, Preset};
+pub use error::NetError;
+pub use evaluator::{EvaluatorSettings, NetEvaluator, set_intra_op_threads};
+pub use host_batch::HostBatch;
+pub use losses::{LossValues, LossWeights, Losses, Targets, losses};
+pub use model::{ILLEGAL_LOGIT, Network};
+pub use tensors::{Inputs, Output};

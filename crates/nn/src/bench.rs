@@ -1,0 +1,148 @@
+//! Throughput of the network's forward pass, for `ghast bench nn`.
+
+use crate::config::NetConfig;
+use crate::model::Network;
+use crate::tensors::Inputs;
+use game::PlaneShape;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+use tch::{Device, Kind, Tensor};
+
+/// One net's size and throughput on each device.
+#[derive(Clone, Debug, Serialize)]
+pub struct NetBench {
+    pub blocks: usize,
+    pub channels: usize,
+    pub parameters: usize,
+    /// From [`NetConfig::flops`] on the benchmark's grid.
+    pub flops_per_eval: u64,
+    /// By device name (`cpu`, `cuda:0`).
+    pub devices: BTreeMap<String, DeviceBench>,
+}
+
+/// The CPU, and the first CUDA device when there is one.
+pub fn available_devices() -> Vec<Device> {
+    let mut devices = vec![Device::Cpu];
+    if tch::Cuda::is_available() {
+        devices.push(Device::Cuda(0));
+    }
+    devices
+}
+
+/// Benchmarks `config` on every device in `devices`; see [`bench_forward`].
+pub fn bench_net(
+    config: &NetConfig,
+    shape: PlaneShape,
+    devices: &[Device],
+    batch_sizes: &[usize],
+    budget: Duration,
+) -> NetBench {
+    NetBench {
+        blocks: config.blocks,
+        channels: config.channels,
+        parameters: parameter_count(config),
+        flops_per_eval: config.flops(shape),
+        devices: devices
+            .iter()
+            .map(|&device| {
+                (
+                    device_name(device),
+                    bench_forward(config, shape, device, batch_sizes, budget),
+                )
+            })
+            .collect(),
+    }
+}
+
+fn device_name(device: Device) -> String {
+    match device {
+        Device::Cuda(index) => format!("cuda:{index}"),
+        other => format!("{other:?}").to_lowercase(),
+    }
+}
+
+/// Forward passes per second of one net on one device.
+#[derive(Clone, Debug, Serialize)]
+pub struct DeviceBench {
+    /// Positions evaluated per second, by batch size.
+    pub evals_per_sec: BTreeMap<usize, f64>,
+    /// Achieved FLOP/s, by batch size (from [`NetConfig::flops`]).
+    pub flops_per_sec: BTreeMap<usize, f64>,
+    /// The floating-point kind the net ran in.
+    pub precision: String,
+}
+
+/// Measures evaluations per second of a freshly initialised `config` net at each batch size,
+/// timing each for about `budget` after one untimed pass.
+///
+/// A pass is what search pays: random planes copied from the host, the forward pass under
+/// `no_grad` (bf16 on CUDA), policy and WDL softmax, and the results copied back to the host.
+/// Encoding positions is not included.
+pub fn bench_forward(
+    config: &NetConfig,
+    shape: PlaneShape,
+    device: Device,
+    batch_sizes: &[usize],
+    budget: Duration,
+) -> DeviceBench {
+    let kind = if device.is_cuda() {
+        Kind::BFloat16
+    } else {
+        Kind::Float
+    };
+    let mut network = Network::new(config.clone(), device);
+    network.to(device, kind);
+    let flops = config.flops(shape) as f64;
+    let mut evals_per_sec = BTreeMap::new();
+    for &batch in batch_sizes {
+        let host = random_inputs(config, shape, batch);
+        let pass = || {
+            let inputs = host.to(device, kind);
+            let output = tch::no_grad(|| network.forward_t(&inputs, false));
+            for logits in [&output.policy_logits, &output.wdl_logits] {
+                let _on_host = logits.softmax(-1, Kind::Float).to_device(Device::Cpu);
+            }
+        };
+        pass();
+        let started = Instant::now();
+        let mut passes = 0u32;
+        while passes == 0 || started.elapsed() < budget {
+            pass();
+            passes += 1;
+        }
+        let rate = f64::from(passes) * batch as f64 / started.elapsed().as_secs_f64();
+        evals_per_sec.insert(batch, rate);
+    }
+    let flops_per_sec = evals_per_sec
+        .iter()
+        .map(|(&batch, &rate)| (batch, rate * flops))
+        .collect();
+    DeviceBench {
+        evals_per_sec,
+        flops_per_sec,
+        precision: format!("{kind:?}"),
+    }
+}
+
+/// Random planes on a full board with every action legal, on the host.
+fn random_inputs(config: &NetConfig, shape: PlaneShape, batch: usize) -> Inputs {
+    let (n, h, w) = (batch as i64, shape.height as i64, shape.width as i64);
+    let options = (Kind::Float, Device::Cpu);
+    let actions = config.num_actions(shape.height, shape.width) as i64;
+    Inputs {
+        planes: Tensor::rand([n, config.input_channels as i64, h, w], options).round(),
+        board_mask: Tensor::ones([n, h, w], options),
+        legal: Tensor::ones([n, actions], (Kind::Bool, Device::Cpu)),
+    }
+}
+
+/// Trainable and running-statistics values in the net.
+fn parameter_count(config: &NetConfig) -> usize {
+    Network::new(config.clone(), Device::Cpu)
+        .var_store()
+        .variables()
+        .values()
+        .map(Tensor::numel)
+        .sum()
+}

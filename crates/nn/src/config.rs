@@ -1,0 +1,164 @@
+//! The architecture of a network: everything needed to rebuild it from a checkpoint sidecar.
+
+use game::{PlaneShape, PolicyLayout};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// Shape of the residual tower and its heads.
+///
+/// Nothing here depends on the board size: the net is fully convolutional and pools over the
+/// on-board cells, so one set of weights serves every board that has these input channels and
+/// this policy layout.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetConfig {
+    /// Input planes per cell (`PlaneShape::channels`).
+    pub input_channels: usize,
+    /// Residual blocks in the trunk.
+    pub blocks: usize,
+    /// Channels of the trunk.
+    pub channels: usize,
+    /// Every `global_pool_interval`-th block adds a bias computed from pooled features
+    /// (KataGo's global pooling); `0` disables it.
+    pub global_pool_interval: usize,
+    /// Channels that a global-pooling block (and the policy head) pools.
+    pub global_pool_channels: usize,
+    /// Channels of the policy head's 1x1 convolution.
+    pub policy_channels: usize,
+    /// Channels of the value head's 1x1 convolution (also the ownership head's input).
+    pub value_channels: usize,
+    /// Hidden units between the value head's pooled features and its outputs.
+    pub value_hidden: usize,
+    /// Policy planes per cell (`PolicyLayout::spatial_planes`).
+    pub spatial_planes: usize,
+    /// Actions after the spatial ones (`PolicyLayout::global_actions`).
+    pub global_actions: usize,
+}
+
+/// Named sizes, so that configuration files and the command line need not spell out a net.
+///
+/// FLOPs per evaluation ([`NetConfig::flops`]) on an 11 x 11 grid with 20 input planes:
+/// tiny about 3.5 M, small 115 M, standard 749 M.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Preset {
+    /// 2 blocks x 16 channels: tests and smoke runs.
+    Tiny,
+    /// 6 blocks x 64 channels: early generations and CPU play.
+    Small,
+    /// 10 blocks x 128 channels: the main run.
+    Standard,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 3] = [Preset::Tiny, Preset::Small, Preset::Standard];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Tiny => "tiny",
+            Preset::Small => "small",
+            Preset::Standard => "standard",
+        }
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Preset {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Preset::ALL
+            .into_iter()
+            .find(|preset| preset.name() == s)
+            .ok_or_else(|| {
+                format!("unknown network preset `{s}` (expected tiny, small or standard)")
+            })
+    }
+}
+
+impl NetConfig {
+    /// The preset's tower and heads for a game's planes and policy layout.
+    pub fn preset(preset: Preset, input_channels: usize, layout: PolicyLayout) -> NetConfig {
+        let (blocks, channels, pool, head, hidden) = match preset {
+            Preset::Tiny => (2, 16, 8, 8, 16),
+            Preset::Small => (6, 64, 16, 16, 64),
+            Preset::Standard => (10, 128, 32, 32, 128),
+        };
+        NetConfig {
+            input_channels,
+            blocks,
+            channels,
+            global_pool_interval: if blocks < 3 { 2 } else { 3 },
+            global_pool_channels: pool,
+            policy_channels: head,
+            value_channels: head,
+            value_hidden: hidden,
+            spatial_planes: layout.spatial_planes,
+            global_actions: layout.global_actions,
+        }
+    }
+
+    pub fn policy_layout(&self) -> PolicyLayout {
+        PolicyLayout {
+            spatial_planes: self.spatial_planes,
+            global_actions: self.global_actions,
+        }
+    }
+
+    /// Whether residual block `index` (from 0) is a global-pooling block.
+    pub fn is_global_pool_block(&self, index: usize) -> bool {
+        self.global_pool_interval != 0 && (index + 1) % self.global_pool_interval == 0
+    }
+
+    /// Size of the dense action space on a `height` x `width` grid.
+    pub fn num_actions(&self, height: usize, width: usize) -> usize {
+        self.spatial_planes * height * width + self.global_actions
+    }
+
+    /// Floating-point operations of one forward evaluation on `shape`'s grid, counting a
+    /// multiply-add as two and only convolutions and dense layers (batch norm, activations and
+    /// pooling add well under 1%). Convolutions run over the whole padded grid, so this is
+    /// what the hardware does, not what the board needs.
+    pub fn flops(&self, shape: PlaneShape) -> u64 {
+        let cells = shape.cells() as u64;
+        let conv = |k: u64, cin: usize, cout: usize| 2 * k * k * cin as u64 * cout as u64 * cells;
+        let dense = |cin: usize, cout: usize| 2 * cin as u64 * cout as u64;
+        let (c, g) = (self.channels, self.global_pool_channels);
+        let pooled = |channels: usize| POOLED_FEATURES * channels;
+
+        let stem = conv(3, self.input_channels, c);
+        let tower: u64 = (0..self.blocks)
+            .map(|index| {
+                let plain = 2 * conv(3, c, c);
+                if self.is_global_pool_block(index) {
+                    plain + conv(3, c, g) + dense(pooled(g), c)
+                } else {
+                    plain
+                }
+            })
+            .sum();
+        let (p, v) = (self.policy_channels, self.value_channels);
+        let policy = conv(1, c, p)
+            + conv(1, c, g)
+            + dense(pooled(g), p)
+            + conv(1, p, self.spatial_planes)
+            + dense(pooled(g), self.global_actions);
+        let value = conv(1, c, v)
+            + dense(pooled(v), self.value_hidden)
+            + dense(self.value_hidden, WDL + 1)
+            + conv(1, v, 1);
+        stem + tower + policy + value
+    }
+}
+
+/// Features per pooled channel: mean, mean scaled by board size, max.
+pub(crate) const POOLED_FEATURES: usize = 3;
+
+/// Win, draw and loss.
+pub(crate) const WDL: usize = 3;

@@ -1,0 +1,85 @@
+//! Encoding positions into host buffers that are reused from batch to batch.
+
+use crate::tensors::Inputs;
+use game::{PlaneShape, Planes};
+use tch::{Device, Kind, Tensor};
+
+/// Planes, board masks and legal-action masks of a batch, on the host.
+///
+/// Buffers keep their allocation between batches, so steady-state encoding allocates nothing.
+#[derive(Debug, Default)]
+pub struct HostBatch {
+    planes: Vec<f32>,
+    board_mask: Vec<f32>,
+    legal: Vec<bool>,
+    actions: Vec<usize>,
+    rows: usize,
+    shape: Option<PlaneShape>,
+    num_actions: usize,
+}
+
+impl HostBatch {
+    /// Encodes `positions` into the first rows of a `rows`-row batch. The rows after them are
+    /// padding: no board, no legal actions. All positions must share one plane shape and
+    /// action count (one board size).
+    pub fn encode<G: Planes>(&mut self, positions: &[&G], rows: usize) {
+        assert!(
+            !positions.is_empty() && positions.len() <= rows,
+            "{} positions do not fit a {rows}-row batch",
+            positions.len()
+        );
+        let shape = positions[0].plane_shape();
+        let num_actions = positions[0].num_actions();
+        let (len, cells) = (shape.len(), shape.cells());
+        refill(&mut self.planes, rows * len, 0.0);
+        refill(&mut self.board_mask, rows * cells, 0.0);
+        refill(&mut self.legal, rows * num_actions, false);
+        for (row, position) in positions.iter().enumerate() {
+            assert_eq!(
+                position.plane_shape(),
+                shape,
+                "one batch holds one board size"
+            );
+            position.encode(&mut self.planes[row * len..][..len]);
+            position.board_mask(&mut self.board_mask[row * cells..][..cells]);
+            position.legal_actions(&mut self.actions);
+            let legal = &mut self.legal[row * num_actions..][..num_actions];
+            for &action in &self.actions {
+                legal[action] = true;
+            }
+        }
+        self.rows = rows;
+        self.shape = Some(shape);
+        self.num_actions = num_actions;
+    }
+
+    /// The encoded batch as tensors on `device`, floats in `kind`.
+    pub fn inputs(&self, device: Device, kind: Kind) -> Inputs {
+        let shape = self.shape.expect("encode a batch before reading it");
+        let (rows, c, h, w) = (
+            self.rows as i64,
+            shape.channels as i64,
+            shape.height as i64,
+            shape.width as i64,
+        );
+        let floats = |data: &[f32], dims: &[i64]| {
+            Tensor::from_slice(data)
+                .view(dims)
+                .to_device(device)
+                .to_kind(kind)
+        };
+        Inputs {
+            planes: floats(&self.planes, &[rows, c, h, w]),
+            board_mask: floats(&self.board_mask, &[rows, h, w]),
+            legal: Tensor::from_slice(&self.legal)
+                .view([rows, self.num_actions as i64])
+                .to_device(device),
+        }
+    }
+}
+
+/// Sets `buffer` to `len` copies of `value`, keeping its allocation.
+fn refill<T: Copy>(buffer: &mut Vec<T>, len: usize, value: T) {
+    buffer.clear();
+    buffer.resize(len, value);
+}

@@ -1,0 +1,120 @@
+//! The policy and value heads on top of the trunk.
+
+use super::board::Board;
+use super::layers::ConvBn;
+use crate::config::{NetConfig, POOLED_FEATURES, WDL};
+use tch::Tensor;
+use tch::nn::{self, ModuleT};
+
+/// Spatial policy from a 1x1 convolution, global actions (pass, accept, ...) from pooled
+/// features, since they concern no single cell. The same pooled features bias the spatial
+/// logits, as in KataGo.
+#[derive(Debug)]
+pub(crate) struct PolicyHead {
+    hidden: nn::Conv2D,
+    pool: ConvBn,
+    to_bias: nn::Linear,
+    norm: nn::BatchNorm,
+    spatial: nn::Conv2D,
+    global_actions: nn::Linear,
+}
+
+impl PolicyHead {
+    pub(crate) fn new(vs: &nn::Path, config: &NetConfig) -> PolicyHead {
+        let (c, p, g) = (
+            config.channels,
+            config.policy_channels,
+            config.global_pool_channels,
+        );
+        let pointwise = nn::ConvConfig {
+            bias: false,
+            ..Default::default()
+        };
+        PolicyHead {
+            hidden: nn::conv2d(vs / "hidden", c as i64, p as i64, 1, pointwise),
+            pool: ConvBn::new(&(vs / "pool"), c, g, 1),
+            to_bias: nn::linear(
+                vs / "bias",
+                (POOLED_FEATURES * g) as i64,
+                p as i64,
+                Default::default(),
+            ),
+            norm: nn::batch_norm2d(vs / "norm", p as i64, Default::default()),
+            spatial: nn::conv2d(
+                vs / "spatial",
+                p as i64,
+                config.spatial_planes as i64,
+                1,
+                Default::default(),
+            ),
+            global_actions: nn::linear(
+                vs / "global_actions",
+                (POOLED_FEATURES * g) as i64,
+                config.global_actions as i64,
+                Default::default(),
+            ),
+        }
+    }
+
+    /// `[N, C, H, W]` -> unmasked logits `[N, spatial_planes * H * W + global_actions]`, in the
+    /// game's action order (row-major over `[spatial_planes, H, W]`, then global actions).
+    pub(crate) fn forward_t(&self, xs: &Tensor, board: &Board, train: bool) -> Tensor {
+        let pooled = board.pool(&board.mask(&self.pool.forward_t(xs, train).relu()));
+        let bias = pooled.apply(&self.to_bias).unsqueeze(-1).unsqueeze(-1);
+        let hidden = board.mask(
+            &(xs.apply(&self.hidden) + bias)
+                .apply_t(&self.norm, train)
+                .relu(),
+        );
+        let spatial = hidden.apply(&self.spatial).flatten(1, -1);
+        Tensor::cat(&[spatial, pooled.apply(&self.global_actions)], 1)
+    }
+}
+
+/// What the value head predicts for one batch.
+pub(crate) struct ValueOutput {
+    pub(crate) wdl_logits: Tensor,
+    pub(crate) lead: Tensor,
+    pub(crate) ownership: Tensor,
+}
+
+/// Win/draw/loss and final lead from pooled features; final ownership per cell from the same
+/// spatial features, so the ownership target shapes what the value head sees.
+#[derive(Debug)]
+pub(crate) struct ValueHead {
+    features: ConvBn,
+    hidden: nn::Linear,
+    wdl: nn::Linear,
+    lead: nn::Linear,
+    ownership: nn::Conv2D,
+}
+
+impl ValueHead {
+    pub(crate) fn new(vs: &nn::Path, config: &NetConfig) -> ValueHead {
+        let (v, h) = (config.value_channels, config.value_hidden as i64);
+        ValueHead {
+            features: ConvBn::new(&(vs / "features"), config.channels, v, 1),
+            hidden: nn::linear(
+                vs / "hidden",
+                (POOLED_FEATURES * v) as i64,
+                h,
+                Default::default(),
+            ),
+            wdl: nn::linear(vs / "wdl", h, WDL as i64, Default::default()),
+            lead: nn::linear(vs / "lead", h, 1, Default::default()),
+            ownership: nn::conv2d(vs / "ownership", v as i64, 1, 1, Default::default()),
+        }
+    }
+
+    pub(crate) fn forward_t(&self, xs: &Tensor, board: &Board, train: bool) -> ValueOutput {
+        let features = board.mask(&self.features.forward_t(xs, train).relu());
+        let hidden = board.pool(&features).apply(&self.hidden).relu();
+        ValueOutput {
+            wdl_logits: hidden.apply(&self.wdl),
+            lead: hidden.apply(&self.lead).squeeze_dim(1),
+            ownership: board
+                .mask(&features.apply(&self.ownership).tanh())
+                .squeeze_dim(1),
+        }
+    }
+}

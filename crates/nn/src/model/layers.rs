@@ -1,0 +1,102 @@
+//! Building blocks of the tower: convolution + batch norm, and KataGo's global-pooling bias.
+
+use super::board::Board;
+use crate::config::POOLED_FEATURES;
+use tch::Tensor;
+use tch::nn::{self, ModuleT};
+
+/// A bias-free `k` x `k` convolution followed by batch norm (which supplies the bias).
+#[derive(Debug)]
+pub(crate) struct ConvBn {
+    conv: nn::Conv2D,
+    norm: nn::BatchNorm,
+}
+
+impl ConvBn {
+    pub(crate) fn new(vs: &nn::Path, inputs: usize, outputs: usize, kernel: usize) -> ConvBn {
+        let config = nn::ConvConfig {
+            padding: kernel as i64 / 2,
+            bias: false,
+            ..Default::default()
+        };
+        ConvBn {
+            conv: nn::conv2d(
+                vs / "conv",
+                inputs as i64,
+                outputs as i64,
+                kernel as i64,
+                config,
+            ),
+            norm: nn::batch_norm2d(vs / "norm", outputs as i64, Default::default()),
+        }
+    }
+}
+
+impl ModuleT for ConvBn {
+    fn forward_t(&self, xs: &Tensor, train: bool) -> Tensor {
+        xs.apply(&self.conv).apply_t(&self.norm, train)
+    }
+}
+
+/// A per-channel bias computed from pooled features: lets every cell see the whole board
+/// (who is ahead, how big the board is) in a single layer.
+#[derive(Debug)]
+pub(crate) struct GlobalPoolBias {
+    pool_conv: ConvBn,
+    to_bias: nn::Linear,
+}
+
+impl GlobalPoolBias {
+    pub(crate) fn new(vs: &nn::Path, inputs: usize, pooled: usize, outputs: usize) -> Self {
+        GlobalPoolBias {
+            pool_conv: ConvBn::new(&(vs / "pool"), inputs, pooled, 3),
+            to_bias: nn::linear(
+                vs / "bias",
+                (POOLED_FEATURES * pooled) as i64,
+                outputs as i64,
+                Default::default(),
+            ),
+        }
+    }
+
+    /// `[N, inputs, H, W]` -> `[N, outputs, 1, 1]`, ready to broadcast over the cells.
+    pub(crate) fn forward_t(&self, xs: &Tensor, board: &Board, train: bool) -> Tensor {
+        let pooled = board.mask(&self.pool_conv.forward_t(xs, train).relu());
+        board
+            .pool(&pooled)
+            .apply(&self.to_bias)
+            .unsqueeze(-1)
+            .unsqueeze(-1)
+    }
+}
+
+/// Two 3x3 convolutions with a skip connection; optionally with a global-pooling bias
+/// added after the first.
+#[derive(Debug)]
+pub(crate) struct ResidualBlock {
+    first: ConvBn,
+    global: Option<GlobalPoolBias>,
+    second: ConvBn,
+}
+
+impl ResidualBlock {
+    pub(crate) fn new(vs: &nn::Path, channels: usize, global_pool: Option<usize>) -> Self {
+        ResidualBlock {
+            first: ConvBn::new(&(vs / "first"), channels, channels, 3),
+            global: global_pool
+                .map(|pooled| GlobalPoolBias::new(&(vs / "global"), channels, pooled, channels)),
+            second: ConvBn::new(&(vs / "second"), channels, channels, 3),
+        }
+    }
+
+    pub(crate) fn forward_t(&self, xs: &Tensor, board: &Board, train: bool) -> Tensor {
+        let hidden = self.first.forward_t(xs, train).relu();
+        // Not `+=`: the ReLU's output is saved for its backward pass and must not change.
+        let hidden = match &self.global {
+            Some(global) => hidden + global.forward_t(xs, board, train),
+            None => hidden,
+        };
+        let hidden = self.second.forward_t(&board.mask(&hidden), train);
+        board.mask(&(hidden + xs).relu())
+    }
+}

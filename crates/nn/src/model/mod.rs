@@ -1,0 +1,102 @@
+//! The residual network: a trunk of residual blocks with global pooling, and its heads.
+
+mod board;
+mod heads;
+mod layers;
+
+use crate::config::NetConfig;
+use crate::tensors::{Inputs, Output};
+use board::Board;
+use heads::{PolicyHead, ValueHead};
+use layers::{ConvBn, ResidualBlock};
+use tch::nn::{self, ModuleT};
+use tch::{Device, Kind};
+
+/// Logit given to illegal actions: finite, so that a zero target times its log-probability is
+/// zero rather than NaN, and still far below any real logit (also in bf16).
+pub const ILLEGAL_LOGIT: f64 = -1e9;
+
+/// A policy/value network together with the variables it owns.
+///
+/// Fully convolutional: one set of weights runs on any grid; per-board quantities (mask, area)
+/// come from [`Inputs::board_mask`].
+#[derive(Debug)]
+pub struct Network {
+    vs: nn::VarStore,
+    config: NetConfig,
+    stem: ConvBn,
+    tower: Vec<ResidualBlock>,
+    policy: PolicyHead,
+    value: ValueHead,
+}
+
+impl Network {
+    /// A freshly initialised network on `device`, in f32.
+    pub fn new(config: NetConfig, device: Device) -> Network {
+        let vs = nn::VarStore::new(device);
+        let root = vs.root();
+        let tower_path = &root / "tower";
+        let tower = (0..config.blocks)
+            .map(|index| {
+                let global_pool = config
+                    .is_global_pool_block(index)
+                    .then_some(config.global_pool_channels);
+                ResidualBlock::new(&(&tower_path / index), config.channels, global_pool)
+            })
+            .collect();
+        Network {
+            stem: ConvBn::new(&(&root / "stem"), config.input_channels, config.channels, 3),
+            tower,
+            policy: PolicyHead::new(&(&root / "policy"), &config),
+            value: ValueHead::new(&(&root / "value"), &config),
+            vs,
+            config,
+        }
+    }
+
+    pub fn config(&self) -> &NetConfig {
+        &self.config
+    }
+
+    /// The variables, for an optimizer (`nn::Adam::default().build(net.var_store(), lr)`).
+    pub fn var_store(&self) -> &nn::VarStore {
+        &self.vs
+    }
+
+    pub fn device(&self) -> Device {
+        self.vs.device()
+    }
+
+    /// The floating-point kind of the weights.
+    pub fn kind(&self) -> Kind {
+        self.vs.kind()
+    }
+
+    /// Moves the weights to `device` and casts them to `kind` (e.g. bf16 for CUDA inference).
+    pub fn to(&mut self, device: Device, kind: Kind) {
+        self.vs.set_device(device);
+        self.vs.set_kind(kind);
+    }
+
+    /// Runs the network. `train` selects batch statistics (and updates the running averages)
+    /// rather than the running averages; gradients are recorded unless the caller is inside
+    /// `tch::no_grad`. Inputs must be on the network's device and of its kind.
+    pub fn forward_t(&self, inputs: &Inputs, train: bool) -> Output {
+        let board = Board::new(&inputs.board_mask);
+        let stem = self.stem.forward_t(&inputs.planes, train).relu();
+        let trunk = self.tower.iter().fold(board.mask(&stem), |xs, block| {
+            block.forward_t(&xs, &board, train)
+        });
+        let value = self.value.forward_t(&trunk, &board, train);
+        Output {
+            policy_logits: self
+                .policy
+                .forward_t(&trunk, &board, train)
+                .masked_fill(&inputs.legal.logical_not(), ILLEGAL_LOGIT),
+            wdl_logits: value.wdl_logits,
+            lead: value.lead,
+            ownership: value.ownership,
+            board_mask: board.cells(),
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! The network's shapes, masking and board-size independence.
+
+mod common;
+
+use common::{Toy, inputs, options, random_positions, tiny_network};
+use game::Game;
+use nn::ILLEGAL_LOGIT;
+use tch::{Kind, Tensor};
+
+#[test]
+fn tensors_are_created_through_libtorch() {
+    let t = Tensor::from_slice(&[1.0f32, 2.0, 3.0]) * 2.0;
+    assert_eq!(Vec::<f32>::try_from(&t).unwrap(), vec![2.0, 4.0, 6.0]);
+}
+
+#[test]
+fn one_net_runs_on_two_board_sizes() {
+    let net = tiny_network();
+    for size in [3, 5] {
+        let positions = random_positions(&options(size, size), 4, 1);
+        let output = net.forward_t(&inputs(&positions), false);
+        let actions = positions[0].num_actions() as i64;
+        assert_eq!(output.policy_logits.size(), [4, actions]);
+        assert_eq!(actions, (size * size + 1) as i64);
+        assert_eq!(output.wdl_logits.size(), [4, 3]);
+        assert_eq!(output.lead.size(), [4]);
+        assert_eq!(output.ownership.size(), [4, size as i64, size as i64]);
+        let ownership_range = output.ownership.abs().max().double_value(&[]);
+        assert!(
+            ownership_range <= 1.0,
+            "ownership is a tanh: {ownership_range}"
+        );
+    }
+}
+
+#[test]
+fn illegal_actions_are_masked() {
+    let net = tiny_network();
+    let positions = random_positions(&options(4, 4), 6, 2);
+    let output = net.forward_t(&inputs(&positions), false);
+    let probabilities = output.policy_logits.softmax(-1, Kind::Float);
+    let mut legal = Vec::new();
+    for (row, position) in positions.iter().enumerate() {
+        position.legal_actions(&mut legal);
+        for action in 0..position.num_actions() {
+            let logit = output
+                .policy_logits
+                .double_value(&[row as i64, action as i64]);
+            let p = probabilities.double_value(&[row as i64, action as i64]);
+            if legal.contains(&action) {
+                assert!(logit > ILLEGAL_LOGIT / 2.0, "legal action {action} masked");
+            } else {
+                assert_eq!(logit, ILLEGAL_LOGIT, "illegal action {action} not masked");
+                assert_eq!(p, 0.0);
+            }
+        }
+    }
+}
+
+/// Off-board padding must not change anything on the board: the same 3x3 game drawn in a 3x3
+/// and in a 5x5 grid gets the same value, lead, ownership and cell logits.
+#[test]
+fn padding_is_invisible() {
+    let net = tiny_network();
+    // Train-mode passes give batch norm non-trivial running statistics to use in eval mode.
+    let warm = random_positions(&options(5, 5), 8, 3);
+    tch::no_grad(|| net.forward_t(&inputs(&warm), true));
+
+    let tight = random_positions(&options(3, 3), 4, 4);
+    let padded: Vec<Toy> = random_positions(&options(3, 5), 4, 4);
+    let (a, b) = tch::no_grad(|| {
+        (
+            net.forward_t(&inputs(&tight), false),
+            net.forward_t(&inputs(&padded), false),
+        )
+    });
+
+    let close = |x: &Tensor, y: &Tensor, what: &str| {
+        let diff = (x - y).abs().max().double_value(&[]);
+        assert!(diff < 1e-4, "{what} differs by {diff}");
+    };
+    close(&a.wdl_logits, &b.wdl_logits, "wdl");
+    close(&a.lead, &b.lead, "lead");
+    close(
+        &a.ownership,
+        &b.ownership.narrow(1, 0, 3).narrow(2, 0, 3),
+        "ownership",
+    );
+    let spatial = b
+        .policy_logits
+        .narrow(1, 0, 25)
+        .view([4, 5, 5])
+        .narrow(1, 0, 3)
+        .narrow(2, 0, 3);
+    close(
+        &a.policy_logits.narrow(1, 0, 9).view([4, 3, 3]),
+        &spatial,
+        "cell logits",
+    );
+    close(
+        &a.policy_logits.narrow(1, 9, 1),
+        &b.policy_logits.narrow(1, 25, 1),
+        "pass logit",
+    );
+    assert_eq!(
+        b.ownership
+            .narrow(1, 3, 2)
+            .abs()
+            .sum(Kind::Float)
+            .double_value(&[]),
+        0.0
+    );
+}
+
+#[test]
+fn flops_grow_with_the_tower() {
+    let layout = game::PolicyLayout {
+        spatial_planes: 6,
+        global_actions: 3,
+    };
+    let shape = game::PlaneShape {
+        channels: 20,
+        height: 11,
+        width: 11,
+    };
+    let flops: Vec<u64> = nn::Preset::ALL
+        .iter()
+        .map(|&p| nn::NetConfig::preset(p, 20, layout).flops(shape))
+        .collect();
+    assert!(flops.windows(2).all(|w| w[0] < w[1]), "{flops:?}");
+    // Standard: 10 blocks of two 128x128 3x3 convolutions on 121 cells dominate.
+    let tower = 10 * 2 * 2 * 9 * 128 * 128 * 121;
+    assert!(
+        flops[2] > tower && flops[2] < tower * 11 / 10,
+        "{}",
+        flops[2]
+    );
+}
+
+#[test]
+fn preset_flops_match_the_documented_figures() {
+    let layout = game::PolicyLayout {
+        spatial_planes: 6,
+        global_actions: 3,
+    };
+    let shape = game::PlaneShape {
+        channels: 20,
+        height: 11,
+        width: 11,
+    };
+    let mflops = |p| nn::NetConfig::preset(p, 20, layout).flops(shape) as f64 / 1e6;
+    assert!(
+        (mflops(nn::Preset::Tiny) - 3.5).abs() < 0.5,
+        "{}",
+        mflops(nn::Preset::Tiny)
+    );
+    assert_eq!(mflops(nn::Preset::Small).round(), 115.0);
+    assert_eq!(mflops(nn::Preset::Standard).round(), 749.0);
+}
