@@ -25,6 +25,10 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// sidecars so that a model and its data always state which game they belong to.
     type Options: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
 
+    /// The game's name, stored with checkpoints and replay shards and checked when they are
+    /// read, so that a model or a record of one game is never used for another.
+    const NAME: &'static str;
+
     /// The start position for these options.
     fn new(options: &Self::Options) -> Self;
 

@@ -34,7 +34,11 @@ mod tests {
 
     #[test]
     fn values_are_zero_sum() {
-        for outcome in [Outcome::Win(Side::First), Outcome::Win(Side::Second), Outcome::Draw] {
+        for outcome in [
+            Outcome::Win(Side::First),
+            Outcome::Win(Side::Second),
+            Outcome::Draw,
+        ] {
             let sum = outcome.value_for(Side::First) + outcome.value_for(Side::Second);
             assert_eq!(sum, 0.0, "{outcome:?}");
         }

@@ -1,1 +1,18 @@
-//! (in progress)
+//! The training loop: self-play threads feed the replay store, the trainer samples a window
+//! of it and writes checkpoints, and the workers pick the newest checkpoint up.
+
+mod config;
+mod examples;
+mod journal;
+mod metrics;
+mod run;
+mod run_config;
+mod run_dir;
+mod trainer;
+
+pub use config::{OptimizerKind, TrainerConfig};
+pub use examples::{Example, example_at};
+pub use run::{Limit, RunSummary, train};
+pub use run_config::{NetworkConfig, RunConfig, RunLimits};
+pub use run_dir::{RunDir, write_atomically};
+pub use trainer::Trainer;

@@ -1,4 +1,6 @@
+mod nn;
 mod rules;
+mod search;
 
 use clap::Subcommand;
 
@@ -6,10 +8,16 @@ use clap::Subcommand;
 pub enum Bench {
     /// Random full games on the standard board: placements and games per second.
     Rules(rules::Args),
+    /// PUCT simulations per second with a uniform evaluator, one thread and all threads.
+    Search(search::Args),
+    /// Network forward evaluations per second at several batch sizes, FLOPs and FLOP/s.
+    Nn(nn::Args),
 }
 
 pub fn run(bench: Bench) -> anyhow::Result<()> {
     match bench {
         Bench::Rules(args) => rules::run(args),
+        Bench::Search(args) => search::run(args),
+        Bench::Nn(args) => nn::run(args),
     }
 }

@@ -1,0 +1,122 @@
+use serde::{Deserialize, Serialize};
+
+/// The trainer's settings: the `[training]` table of a run configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TrainerConfig {
+    /// Positions per gradient step.
+    pub batch_size: usize,
+    pub optimizer: OptimizerKind,
+    /// Peak learning rate, reached after the warm-up.
+    pub learning_rate: f64,
+    /// Steps over which the learning rate rises linearly from a tenth of its peak: early
+    /// batch-norm statistics are poor and a full step can blow the net up.
+    pub warmup_steps: u64,
+    /// After this many steps the learning rate is divided by 10 (0: never).
+    pub decay_after_steps: u64,
+    /// SGD momentum (ignored by AdamW).
+    pub momentum: f64,
+    pub weight_decay: f64,
+    /// The trainer may consume at most this many samples per position self-play has produced
+    /// (KataGo's cap): it keeps the net from overfitting a small store early on and paces the
+    /// trainer to the self-play workers.
+    pub samples_per_new_position: f64,
+    /// Training starts once the store holds this many positions.
+    pub min_positions: u64,
+    /// A checkpoint (a new generation) every this many steps.
+    pub steps_per_generation: u64,
+    pub loss_weights: nn::LossWeights,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OptimizerKind {
+    /// SGD with (Nesterov) momentum, as AlphaZero and KataGo.
+    Sgd,
+    AdamW,
+}
+
+impl Default for TrainerConfig {
+    fn default() -> Self {
+        Self {
+            batch_size: 128,
+            optimizer: OptimizerKind::Sgd,
+            learning_rate: 0.02,
+            warmup_steps: 100,
+            decay_after_steps: 0,
+            momentum: 0.9,
+            weight_decay: 3e-5,
+            samples_per_new_position: 4.0,
+            min_positions: 2_000,
+            steps_per_generation: 200,
+            loss_weights: nn::LossWeights::default(),
+        }
+    }
+}
+
+impl TrainerConfig {
+    /// The learning rate at `step`: linear warm-up, then the peak, then a tenth of it.
+    pub fn learning_rate_at(&self, step: u64) -> f64 {
+        if step < self.warmup_steps {
+            let progress = step as f64 / self.warmup_steps as f64;
+            self.learning_rate * (0.1 + 0.9 * progress)
+        } else if self.decay_after_steps > 0 && step >= self.decay_after_steps {
+            self.learning_rate / 10.0
+        } else {
+            self.learning_rate
+        }
+    }
+
+    /// Whether `samples_trained` more samples than this stay within the cap, given the
+    /// positions self-play has produced so far.
+    pub fn may_train(&self, samples_trained: u64, positions_produced: u64) -> bool {
+        if positions_produced < self.min_positions {
+            return false;
+        }
+        let allowance = self.samples_per_new_position * positions_produced as f64;
+        (samples_trained + self.batch_size as u64) as f64 <= allowance
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn learning_rate_warms_up_then_decays() {
+        let config = TrainerConfig {
+            learning_rate: 0.1,
+            warmup_steps: 10,
+            decay_after_steps: 100,
+            ..TrainerConfig::default()
+        };
+        assert!((config.learning_rate_at(0) - 0.01).abs() < 1e-12);
+        assert!((config.learning_rate_at(5) - 0.055).abs() < 1e-12);
+        assert_eq!(config.learning_rate_at(10), 0.1);
+        assert_eq!(config.learning_rate_at(99), 0.1);
+        assert!((config.learning_rate_at(100) - 0.01).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_cap_paces_training_to_self_play() {
+        let config = TrainerConfig {
+            batch_size: 100,
+            samples_per_new_position: 2.0,
+            min_positions: 50,
+            ..TrainerConfig::default()
+        };
+        assert!(!config.may_train(0, 49), "below the minimum store size");
+        assert!(config.may_train(0, 50));
+        assert!(
+            config.may_train(100, 100),
+            "200 samples for 100 positions at 2x"
+        );
+        assert!(!config.may_train(101, 100));
+    }
+
+    #[test]
+    fn unknown_fields_are_rejected_by_name() {
+        let error = toml::from_str::<TrainerConfig>("batch_sise = 3").unwrap_err();
+        assert!(error.to_string().contains("batch_sise"), "{error}");
+    }
+}

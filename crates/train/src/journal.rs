@@ -1,0 +1,137 @@
+//! Finished games not yet in a shard, kept so that a kill loses none of them.
+//!
+//! Each game is appended as a length-prefixed bincode entry and synced; when a shard is
+//! written the journal is emptied. On resume, every complete entry is recovered (a torn last
+//! entry, from a kill mid-append, is dropped: that game had not been acknowledged).
+
+use anyhow::{Context, Result};
+use replay::GameRecord;
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+pub struct Journal {
+    path: PathBuf,
+    file: File,
+}
+
+impl Journal {
+    /// Opens (creating) the journal at `path` and returns the games it already holds.
+    pub fn open(path: &Path) -> Result<(Journal, Vec<GameRecord>)> {
+        let (recovered, intact) = match fs::read(path) {
+            Ok(bytes) => decode_entries(&bytes),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => (Vec::new(), 0),
+            Err(error) => {
+                return Err(error).with_context(|| format!("cannot read {}", path.display()));
+            }
+        };
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot open {}", path.display()))?;
+        // Cut a torn tail so that new entries follow the last intact one.
+        file.set_len(intact as u64)?;
+        Ok((
+            Journal {
+                path: path.to_owned(),
+                file,
+            },
+            recovered,
+        ))
+    }
+
+    pub fn append(&mut self, record: &GameRecord) -> Result<()> {
+        let body = bincode::serde::encode_to_vec(record, bincode::config::standard())?;
+        let mut entry = (body.len() as u64).to_le_bytes().to_vec();
+        entry.extend_from_slice(&body);
+        self.file.write_all(&entry)?;
+        self.file
+            .sync_data()
+            .with_context(|| format!("cannot write {}", self.path.display()))
+    }
+
+    /// Empties the journal once its games are safely in a shard.
+    pub fn clear(&mut self) -> Result<()> {
+        self.file.set_len(0)?;
+        self.file
+            .sync_all()
+            .with_context(|| format!("cannot truncate {}", self.path.display()))
+    }
+}
+
+/// The intact entries at the start of `bytes`, and how many bytes they take.
+fn decode_entries(bytes: &[u8]) -> (Vec<GameRecord>, usize) {
+    let mut records = Vec::new();
+    let mut intact = 0;
+    while let Some(header) = bytes.get(intact..intact + 8) {
+        let len = u64::from_le_bytes(header.try_into().expect("eight bytes")) as usize;
+        let Some(body) = bytes.get(intact + 8..(intact + 8).saturating_add(len)) else {
+            break;
+        };
+        match bincode::serde::decode_from_slice(body, bincode::config::standard()) {
+            Ok((record, _)) => records.push(record),
+            Err(error) => {
+                tracing::warn!(
+                    "journal entry {} is damaged ({error}); dropping the rest",
+                    records.len() + 1
+                );
+                break;
+            }
+        }
+        intact += 8 + len;
+    }
+    (records, intact)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use game::{Outcome, Side};
+    use replay::MoveRecord;
+
+    fn record(moves: u32) -> GameRecord {
+        GameRecord {
+            generation: 1,
+            moves: (0..moves)
+                .map(|action| MoveRecord {
+                    action,
+                    visits: vec![(action, 3)],
+                    root_value: 0.5,
+                    full_search: true,
+                })
+                .collect(),
+            outcome: Outcome::Win(Side::First),
+            end_reason: "margin".into(),
+            final_position: "3/4/5/4/3 o 1".into(),
+            resign_playthrough: None,
+        }
+    }
+
+    #[test]
+    fn complete_entries_survive_and_a_torn_one_is_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.bin");
+        let (mut journal, recovered) = Journal::open(&path).unwrap();
+        assert!(recovered.is_empty());
+        journal.append(&record(2)).unwrap();
+        journal.append(&record(5)).unwrap();
+        drop(journal);
+        let length = fs::metadata(&path).unwrap().len();
+        let file = OpenOptions::new().write(true).open(&path).unwrap();
+        file.set_len(length - 3).unwrap();
+        let (mut journal, recovered) = Journal::open(&path).unwrap();
+        assert_eq!(recovered, vec![record(2)]);
+        journal.append(&record(1)).unwrap();
+        drop(journal);
+        let (mut journal, recovered) = Journal::open(&path).unwrap();
+        assert_eq!(
+            recovered,
+            vec![record(2), record(1)],
+            "appends follow the intact entries"
+        );
+        journal.clear().unwrap();
+        let (_, recovered) = Journal::open(&path).unwrap();
+        assert!(recovered.is_empty());
+    }
+}

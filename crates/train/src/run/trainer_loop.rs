@@ -1,0 +1,111 @@
+//! The trainer thread: trains whenever the sample cap allows, writes a generation every
+//! `steps_per_generation` steps and points `latest` at it.
+
+use super::shared::Shared;
+use crate::{RunDir, Trainer};
+use anyhow::Result;
+use game::Planes;
+use nn::checkpoint::Provenance;
+use replay::{LocalDirStore, Window, WindowConfig};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// How often the trainer looks for new shards.
+const REFRESH_INTERVAL: Duration = Duration::from_secs(1);
+/// Loss curves are written every this many steps.
+const LOG_EVERY: u64 = 10;
+
+pub struct TrainerLoop<'a, G: Planes> {
+    pub run: &'a RunDir,
+    pub trainer: Trainer<G>,
+    pub window: WindowConfig,
+    pub generation: u64,
+    pub step: u64,
+}
+
+impl<G: Planes> TrainerLoop<'_, G> {
+    pub fn run(mut self, shared: &Shared) -> Result<()> {
+        let mut window = Window::new(LocalDirStore::open(self.run.shards())?, self.window.clone());
+        window.refresh()?;
+        let mut last_refresh = Instant::now();
+        let mut saved_step = self.step;
+        let batch = self.trainer.config().batch_size as u64;
+        let steps_per_generation = self.trainer.config().steps_per_generation.max(1);
+        while !shared.stopping() {
+            if last_refresh.elapsed() >= REFRESH_INTERVAL {
+                window.refresh()?;
+                last_refresh = Instant::now();
+            }
+            let produced = window.total_positions();
+            if !self.trainer.config().may_train(self.step * batch, produced) {
+                std::thread::sleep(Duration::from_millis(50));
+                continue;
+            }
+            let Some(losses) = self.trainer.step(&window, self.step) else {
+                std::thread::sleep(Duration::from_millis(50));
+                continue;
+            };
+            self.step += 1;
+            shared.steps.store(self.step, Ordering::Relaxed);
+            if self.step % LOG_EVERY == 0 {
+                let learning_rate = self.trainer.config().learning_rate_at(self.step);
+                shared.log(
+                    self.step,
+                    &[
+                        ("loss/total", losses.total),
+                        ("loss/policy", losses.policy),
+                        ("loss/wdl", losses.wdl),
+                        ("loss/lead", losses.lead),
+                        ("loss/ownership", losses.ownership),
+                        ("train/learning_rate", learning_rate),
+                        (
+                            "train/window_positions",
+                            window.len(replay::Targets::Any) as f64,
+                        ),
+                        (
+                            "train/samples_per_position",
+                            (self.step * batch) as f64 / produced as f64,
+                        ),
+                    ],
+                );
+            }
+            if self.step % steps_per_generation == 0 {
+                self.save_generation(shared)?;
+                saved_step = self.step;
+            }
+        }
+        if self.step > saved_step {
+            self.save_generation(shared)?;
+        }
+        Ok(())
+    }
+
+    fn save_generation(&mut self, shared: &Shared) -> Result<()> {
+        self.generation += 1;
+        save_checkpoint(self.run, &self.trainer, self.generation, self.step)?;
+        shared.generation.store(self.generation, Ordering::Relaxed);
+        tracing::info!(
+            "generation {} written after {} steps",
+            self.generation,
+            self.step
+        );
+        Ok(())
+    }
+}
+
+/// Writes generation `generation` of the trainer's network and points `latest` at it.
+pub fn save_checkpoint<G: Planes>(
+    run: &RunDir,
+    trainer: &Trainer<G>,
+    generation: u64,
+    step: u64,
+) -> Result<()> {
+    let provenance = Provenance {
+        game: G::NAME.to_owned(),
+        game_options: trainer.options().clone(),
+        generation,
+        training_step: step,
+    };
+    nn::checkpoint::save(trainer.network(), &provenance, &run.checkpoint(generation))?;
+    run.set_latest(generation)
+}

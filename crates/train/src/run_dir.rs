@@ -1,0 +1,122 @@
+//! The layout of a training run on disk, and the `latest` pointer workers watch.
+//!
+//! ```text
+//! RUN/config.toml            the configuration the run was started with
+//! RUN/shards/                finished self-play games (the replay store)
+//! RUN/models/gen-NNNN.*      checkpoints: safetensors weights + JSON sidecar
+//! RUN/models/latest          the newest generation's number, replaced atomically
+//! RUN/journal.bin            finished games not yet in a shard (see the journal module)
+//! RUN/tensorboard/           event files for TensorBoard
+//! ```
+
+use anyhow::{Context, Result};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Debug)]
+pub struct RunDir {
+    root: PathBuf,
+}
+
+impl RunDir {
+    pub fn new(root: impl Into<PathBuf>) -> RunDir {
+        RunDir { root: root.into() }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn config(&self) -> PathBuf {
+        self.root.join("config.toml")
+    }
+
+    pub fn shards(&self) -> PathBuf {
+        self.root.join("shards")
+    }
+
+    pub fn models(&self) -> PathBuf {
+        self.root.join("models")
+    }
+
+    pub fn tensorboard(&self) -> PathBuf {
+        self.root.join("tensorboard")
+    }
+
+    pub fn journal(&self) -> PathBuf {
+        self.root.join("journal.bin")
+    }
+
+    fn latest_pointer(&self) -> PathBuf {
+        self.models().join("latest")
+    }
+
+    /// The weights file of generation `generation`.
+    pub fn checkpoint(&self, generation: u64) -> PathBuf {
+        self.models()
+            .join(format!("gen-{generation:04}.safetensors"))
+    }
+
+    /// Creates the folders of a new run.
+    pub fn create(&self) -> Result<()> {
+        for dir in [self.shards(), self.models(), self.tensorboard()] {
+            fs::create_dir_all(&dir)
+                .with_context(|| format!("cannot create run folder {}", dir.display()))?;
+        }
+        Ok(())
+    }
+
+    /// The generation the `latest` pointer names, if any.
+    pub fn latest_generation(&self) -> Result<Option<u64>> {
+        let path = self.latest_pointer();
+        match fs::read_to_string(&path) {
+            Ok(text) => text.trim().parse().map(Some).with_context(|| {
+                format!(
+                    "{}: expected a generation number, found {text:?}",
+                    path.display()
+                )
+            }),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(error) => Err(error).with_context(|| format!("cannot read {}", path.display())),
+        }
+    }
+
+    /// Points `latest` at `generation`; its checkpoint must already be in place.
+    pub fn set_latest(&self, generation: u64) -> Result<()> {
+        write_atomically(&self.latest_pointer(), format!("{generation}\n").as_bytes())
+    }
+}
+
+/// Writes `bytes` to a temporary name beside `path`, syncs it and renames it into place, so a
+/// kill at any moment leaves either the old file or the new one.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".tmp");
+    let temporary = PathBuf::from(temporary);
+    let write = || -> std::io::Result<()> {
+        use std::io::Write;
+        let mut file = fs::File::create(&temporary)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        fs::rename(&temporary, path)
+    };
+    write().with_context(|| format!("cannot write {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn latest_pointer_round_trips_and_rejects_garbage() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunDir::new(dir.path());
+        run.create().unwrap();
+        assert_eq!(run.latest_generation().unwrap(), None);
+        run.set_latest(7).unwrap();
+        assert_eq!(run.latest_generation().unwrap(), Some(7));
+        fs::write(run.models().join("latest"), "seven").unwrap();
+        let error = run.latest_generation().unwrap_err().to_string();
+        assert!(error.contains("expected a generation number"), "{error}");
+    }
+}

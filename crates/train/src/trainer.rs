@@ -1,0 +1,133 @@
+//! One gradient step at a time over samples from the replay window.
+
+use crate::config::{OptimizerKind, TrainerConfig};
+use crate::examples::{Example, example_at};
+use game::Planes;
+use nn::{HostBatch, LossValues, Network, Targets};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use replay::{ShardStore, Window};
+use tch::nn::{Adam, OptimizerConfig, Sgd};
+use tch::{Kind, Tensor};
+
+pub struct Trainer<G: Planes> {
+    network: Network,
+    optimizer: tch::nn::Optimizer,
+    config: TrainerConfig,
+    options: G::Options,
+    host: HostBatch,
+    rng: ChaCha8Rng,
+}
+
+impl<G: Planes> Trainer<G> {
+    pub fn new(
+        network: Network,
+        config: TrainerConfig,
+        options: G::Options,
+        rng: ChaCha8Rng,
+    ) -> anyhow::Result<Self> {
+        let optimizer = match config.optimizer {
+            OptimizerKind::Sgd => Sgd {
+                momentum: config.momentum,
+                wd: config.weight_decay,
+                nesterov: config.momentum > 0.0,
+                ..Sgd::default()
+            }
+            .build(network.var_store(), config.learning_rate)?,
+            OptimizerKind::AdamW => Adam {
+                wd: config.weight_decay,
+                ..Adam::default()
+            }
+            .build(network.var_store(), config.learning_rate)?,
+        };
+        Ok(Trainer {
+            network,
+            optimizer,
+            config,
+            options,
+            host: HostBatch::default(),
+            rng,
+        })
+    }
+
+    pub fn network(&self) -> &Network {
+        &self.network
+    }
+
+    pub fn config(&self) -> &TrainerConfig {
+        &self.config
+    }
+
+    pub fn options(&self) -> &G::Options {
+        &self.options
+    }
+
+    /// Samples a batch from `window`, takes one optimiser step at the learning rate for
+    /// `step`, and returns the losses; `None` when the window has no usable position.
+    pub fn step<S: ShardStore>(&mut self, window: &Window<S>, step: u64) -> Option<LossValues> {
+        let examples = self.sample_examples(window);
+        if examples.is_empty() {
+            return None;
+        }
+        let device = self.network.device();
+        let positions: Vec<&G> = examples.iter().map(|example| &example.position).collect();
+        self.host.encode(&positions, positions.len());
+        let inputs = self.host.inputs(device, Kind::Float);
+        let targets = targets(&examples, positions[0], device);
+        let output = self.network.forward_t(&inputs, true);
+        let losses = nn::losses(&output, &targets, &self.config.loss_weights);
+        self.optimizer.set_lr(self.config.learning_rate_at(step));
+        self.optimizer.backward_step(&losses.total);
+        Some(losses.values())
+    }
+
+    fn sample_examples<S: ShardStore>(&mut self, window: &Window<S>) -> Vec<Example<G>> {
+        let symmetries = G::new(&self.options).symmetry_count();
+        let mut examples = Vec::with_capacity(self.config.batch_size);
+        // Bounded retries: a window full of unreadable records must not spin forever.
+        for _ in 0..self.config.batch_size * 2 {
+            if examples.len() == self.config.batch_size {
+                break;
+            }
+            let Some(sample) = window.sample(&mut self.rng, replay::Targets::PolicyTarget) else {
+                break;
+            };
+            let symmetry = self.rng.random_range(0..symmetries);
+            match example_at::<G>(&self.options, sample.record, sample.move_index, symmetry) {
+                Ok(example) => examples.push(example),
+                Err(reason) => tracing::warn!("skipping a training sample: {reason}"),
+            }
+        }
+        examples
+    }
+}
+
+/// The target tensors of a batch, on `device`.
+fn targets<G: Planes>(examples: &[Example<G>], first: &G, device: tch::Device) -> Targets {
+    let n = examples.len();
+    let actions = first.num_actions();
+    let shape = first.plane_shape();
+    let mut policy = vec![0f32; n * actions];
+    let mut wdl = vec![0f32; n * 3];
+    let mut lead = Vec::with_capacity(n);
+    let mut ownership = Vec::with_capacity(n * shape.cells());
+    for (row, example) in examples.iter().enumerate() {
+        for &(action, probability) in &example.policy {
+            policy[row * actions + action] = probability;
+        }
+        wdl[row * 3 + example.wdl_index] = 1.0;
+        lead.push(example.lead);
+        ownership.extend_from_slice(&example.ownership);
+    }
+    let (n, h, w) = (n as i64, shape.height as i64, shape.width as i64);
+    Targets {
+        policy: Tensor::from_slice(&policy)
+            .view([n, actions as i64])
+            .to_device(device),
+        wdl: Tensor::from_slice(&wdl).view([n, 3]).to_device(device),
+        lead: Tensor::from_slice(&lead).to_device(device),
+        ownership: Tensor::from_slice(&ownership)
+            .view([n, h, w])
+            .to_device(device),
+    }
+}
