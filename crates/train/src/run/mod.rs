@@ -73,7 +73,7 @@ pub fn train<G: Planes>(
     let trainer_loop = TrainerLoop {
         run,
         trainer,
-        window: config.window.clone(),
+        window: config.window,
         generation,
         step,
     };

@@ -25,7 +25,7 @@ pub struct TrainerLoop<'a, G: Planes> {
 
 impl<G: Planes> TrainerLoop<'_, G> {
     pub fn run(mut self, shared: &Shared) -> Result<()> {
-        let mut window = Window::new(LocalDirStore::open(self.run.shards())?, self.window.clone());
+        let mut window = Window::new(LocalDirStore::open(self.run.shards())?, self.window);
         window.refresh()?;
         let mut last_refresh = Instant::now();
         let mut saved_step = self.step;
@@ -47,7 +47,7 @@ impl<G: Planes> TrainerLoop<'_, G> {
             };
             self.step += 1;
             shared.steps.store(self.step, Ordering::Relaxed);
-            if self.step % LOG_EVERY == 0 {
+            if self.step.is_multiple_of(LOG_EVERY) {
                 let learning_rate = self.trainer.config().learning_rate_at(self.step);
                 shared.log(
                     self.step,
@@ -69,7 +69,7 @@ impl<G: Planes> TrainerLoop<'_, G> {
                     ],
                 );
             }
-            if self.step % steps_per_generation == 0 {
+            if self.step.is_multiple_of(steps_per_generation) {
                 self.save_generation(shared)?;
                 saved_step = self.step;
             }
