@@ -1,4 +1,8 @@
+mod arena;
 mod bench;
+mod export;
+mod gtp;
+mod ladder;
 mod replay;
 mod train;
 
@@ -8,6 +12,16 @@ use clap::Subcommand;
 pub enum Command {
     /// Train a bot: self-play, replay store, trainer and checkpoints in one resumable run.
     Train(train::Args),
+    /// Play a match between two players (baselines, checkpoints, bundles or GTP engines)
+    /// and report the score and the Elo difference with its 95% interval.
+    Arena(arena::Args),
+    /// Rate every generation of a training run against its predecessor and fixed baselines,
+    /// and plot the ratings.
+    Ladder(ladder::Args),
+    /// Write a bot bundle (weights, sidecar, bot.toml with visits and search settings) from a checkpoint.
+    Export(export::Args),
+    /// Play as a GTP engine on standard input and output (see `ghast gtp --help` for colours and extensions).
+    Gtp(gtp::Args),
     /// Replay moves read from standard input and print every position (and the result).
     Replay(replay::Args),
     /// Measure the speed of the rules, the search, the network and the self-play loop.
@@ -18,6 +32,10 @@ pub enum Command {
 pub fn run(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Train(args) => train::run(args),
+        Command::Arena(args) => arena::run(args),
+        Command::Ladder(args) => ladder::run(args),
+        Command::Export(args) => export::run(args),
+        Command::Gtp(args) => gtp::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Bench(bench) => bench::run(bench),
     }

@@ -1,1 +1,22 @@
-//! (in progress)
+//! Playing a trained network: bot bundles and a GTP engine.
+//!
+//! A [`Bundle`] is a folder that holds everything a bot needs (the weights, their checkpoint
+//! sidecar, the game options and the search settings), so that a model can be shipped and
+//! played without the run that trained it. [`Bot`] searches with the bundle's network;
+//! [`gtp::Engine`] speaks the Go Text Protocol over any reader and writer, so that GUIs,
+//! tournament managers and tests drive it alike.
+
+mod board;
+mod bot;
+mod bundle;
+mod error;
+pub mod gtp;
+mod settings;
+mod untrained;
+
+pub use board::diagram;
+pub use bot::{Analysis, Bot, MoveStats};
+pub use bundle::{BOT_FILE, Bundle, SIDECAR_FILE, WEIGHTS_FILE};
+pub use error::PlayError;
+pub use settings::{BotSettings, DEFAULT_VISITS};
+pub use untrained::{save_untrained, tiny_config};

@@ -1,0 +1,156 @@
+//! A bundle's network searching with mcts: moves for GTP and the arena, and analysis.
+
+use crate::bundle::Bundle;
+use crate::error::PlayError;
+use game::Game;
+use ghast::Ghast;
+use mcts::Search;
+use mcts::players::Player;
+use nn::{EvaluatorSettings, NetEvaluator};
+use tch::Device;
+
+/// A network-guided PUCT search with a visit budget per move. It keeps its tree between
+/// moves when told what was played ([`Player::observe`]), as the arena does.
+#[derive(Debug)]
+pub struct Bot {
+    name: String,
+    search: Search<Ghast>,
+    evaluator: NetEvaluator<Ghast>,
+    visits: u32,
+}
+
+/// One root move of an analysis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveStats {
+    pub action: usize,
+    /// The move in RULES.md notation.
+    pub text: String,
+    pub visits: u32,
+    pub prior: f32,
+    /// Mean value after the move, for the side to move, in [-1, 1]; `None` if unvisited.
+    pub value: Option<f32>,
+}
+
+/// What a search of one position found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    /// The move the bot would play.
+    pub best: usize,
+    /// The root's value for the side to move, in [-1, 1] (win minus loss probability).
+    pub value: f32,
+    pub total_visits: u32,
+    /// Every legal move, the most visited (then the highest prior) first.
+    pub moves: Vec<MoveStats>,
+}
+
+impl Analysis {
+    /// The side to move's expected score in [0, 1], a draw counting half: what GUIs show as
+    /// the win rate.
+    pub fn win_probability(&self) -> f32 {
+        (self.value + 1.0) / 2.0
+    }
+}
+
+impl Bot {
+    /// Moves the bundle's network to `device` (CUDA in bf16, else the CPU) and sets up its
+    /// search; `seed` makes the search's tie-breaking reproducible.
+    pub fn new(bundle: Bundle, device: Device, seed: u64) -> Result<Bot, PlayError> {
+        let settings = bundle.settings;
+        // One game fills a batch with at most `leaves_per_tree` leaves; larger buckets would
+        // only cost warm-up time.
+        let evaluator_settings = EvaluatorSettings {
+            max_batch: settings.search.leaves_per_tree.max(1) as usize,
+            ..EvaluatorSettings::on(device)
+        };
+        let evaluator = NetEvaluator::new(
+            bundle.checkpoint.network,
+            &settings.game_options,
+            evaluator_settings,
+        )?;
+        let name = bundle.source.file_stem().map_or_else(
+            || "bot".to_owned(),
+            |stem| stem.to_string_lossy().into_owned(),
+        );
+        Ok(Bot {
+            name,
+            search: Search::new(settings.search, seed),
+            evaluator,
+            visits: settings.visits,
+        })
+    }
+
+    /// Renames the bot (the name tables and ratings show).
+    pub fn with_name(self, name: impl Into<String>) -> Bot {
+        Bot {
+            name: name.into(),
+            ..self
+        }
+    }
+
+    pub fn visits(&self) -> u32 {
+        self.visits
+    }
+
+    pub fn set_visits(&mut self, visits: u32) -> Result<(), PlayError> {
+        if visits == 0 {
+            return Err(PlayError::Visits(visits));
+        }
+        self.visits = visits;
+        Ok(())
+    }
+
+    /// Searches `game` with `visits` (the bot's own budget if `None`).
+    pub fn analyze(&mut self, game: &Ghast, visits: Option<u32>) -> Result<Analysis, PlayError> {
+        if game.outcome().is_some() {
+            return Err(PlayError::GameOver);
+        }
+        let visits = visits.unwrap_or(self.visits);
+        if visits == 0 {
+            return Err(PlayError::Visits(visits));
+        }
+        let result = self.search.run(game, &mut self.evaluator, visits);
+        let tree = self.search.tree().expect("a search that ran has a tree");
+        let mut moves: Vec<MoveStats> = tree
+            .root_children()
+            .map(|child| MoveStats {
+                action: child.action,
+                text: game.action_to_string(child.action),
+                visits: child.visits,
+                prior: child.prior,
+                value: child.value,
+            })
+            .collect();
+        moves.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.prior.total_cmp(&a.prior)));
+        Ok(Analysis {
+            best: result.action,
+            value: result.value,
+            total_visits: result.total_visits,
+            moves,
+        })
+    }
+
+    /// Forgets the search tree (the position changed other than by a move).
+    pub fn forget(&mut self) {
+        self.search.clear();
+    }
+}
+
+impl Player<Ghast> for Bot {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, game: &Ghast) -> usize {
+        self.analyze(game, None)
+            .expect("the arena asks for moves only in games that go on")
+            .best
+    }
+
+    fn observe(&mut self, action: usize) {
+        self.search.advance(action);
+    }
+
+    fn reset(&mut self) {
+        self.search.clear();
+    }
+}

@@ -1,0 +1,143 @@
+//! Bot bundles: a folder with the weights, their sidecar and `bot.toml`.
+//!
+//! Export copies the checkpoint's files byte for byte (so the sidecar keeps its training
+//! provenance) and writes `bot.toml` last; every file goes to a temporary name first and is
+//! renamed into place, so an interrupted export never leaves a bundle that looks complete.
+
+use crate::error::{PlayError, io_error};
+use crate::settings::{BotSettings, DEFAULT_VISITS};
+use game::Game;
+use ghast::{Ghast, GhastOptions};
+use nn::checkpoint::{self, Checkpoint};
+use std::fs;
+use std::path::{Path, PathBuf};
+use tch::Device;
+
+/// The network's weights inside a bundle.
+pub const WEIGHTS_FILE: &str = "model.safetensors";
+/// The checkpoint sidecar inside a bundle (architecture, game options, provenance).
+pub const SIDECAR_FILE: &str = "model.json";
+/// The bot's search settings and game options inside a bundle.
+pub const BOT_FILE: &str = "bot.toml";
+
+/// A loaded, checked bot: its network (on the CPU until a [`crate::Bot`] moves it) and how it
+/// plays.
+#[derive(Debug)]
+pub struct Bundle {
+    pub checkpoint: Checkpoint<GhastOptions>,
+    pub settings: BotSettings,
+    /// The folder or checkpoint file it was loaded from: names the bot.
+    pub source: PathBuf,
+    /// The weights file (its sidecar lies beside it), copied by [`Bundle::save`].
+    pub weights: PathBuf,
+}
+
+impl Bundle {
+    /// A folder is read as a bundle ([`Bundle::load`]), anything else as a checkpoint's
+    /// weights file with play settings and [`DEFAULT_VISITS`] ([`Bundle::from_checkpoint`]).
+    pub fn open(path: &Path) -> Result<Bundle, PlayError> {
+        if !path.exists() {
+            return Err(PlayError::Io {
+                path: path.to_owned(),
+                action: "open the bot",
+                source: std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    "no such bundle folder or checkpoint file",
+                ),
+            });
+        }
+        if path.is_dir() {
+            Bundle::load(path)
+        } else {
+            Bundle::from_checkpoint(path, DEFAULT_VISITS)
+        }
+    }
+
+    /// Loads the bundle in `dir`, checking that every file is there, that the weights load
+    /// into the sidecar's architecture, and that `bot.toml` and the sidecar agree on the game.
+    pub fn load(dir: &Path) -> Result<Bundle, PlayError> {
+        if !dir.is_dir() {
+            return Err(PlayError::Io {
+                path: dir.to_owned(),
+                action: "open the bundle folder",
+                source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such folder"),
+            });
+        }
+        for file in [BOT_FILE, WEIGHTS_FILE, SIDECAR_FILE] {
+            if !dir.join(file).is_file() {
+                return Err(PlayError::MissingFile {
+                    dir: dir.to_owned(),
+                    file: file.into(),
+                });
+            }
+        }
+        let settings_path = dir.join(BOT_FILE);
+        let text = fs::read_to_string(&settings_path).map_err(io_error(&settings_path, "read"))?;
+        let settings = BotSettings::parse(&text, &settings_path)?;
+        let checkpoint = load_checkpoint(&dir.join(WEIGHTS_FILE))?;
+        if checkpoint.provenance.game_options != settings.game_options {
+            return Err(PlayError::GameMismatch {
+                path: settings_path,
+                detail: format!(
+                    "game options {:?} differ from the checkpoint's {:?}",
+                    settings.game_options.raw(),
+                    checkpoint.provenance.game_options.raw()
+                ),
+            });
+        }
+        Ok(Bundle {
+            checkpoint,
+            settings,
+            source: dir.to_owned(),
+            weights: dir.join(WEIGHTS_FILE),
+        })
+    }
+
+    /// A bot straight from a checkpoint (`gen-0042.safetensors` and its sidecar), with play
+    /// settings and `visits` per move: the arena rates generations without exporting each.
+    pub fn from_checkpoint(weights: &Path, visits: u32) -> Result<Bundle, PlayError> {
+        let checkpoint = load_checkpoint(weights)?;
+        let settings = BotSettings::new(checkpoint.provenance.game_options.clone(), visits)?;
+        Ok(Bundle {
+            checkpoint,
+            settings,
+            source: weights.to_owned(),
+            weights: weights.to_owned(),
+        })
+    }
+
+    /// Writes a bundle of the checkpoint `weights` into `out` with play settings and `visits`
+    /// per move, after checking that the checkpoint loads; returns the bundle written.
+    pub fn export(weights: &Path, out: &Path, visits: u32) -> Result<Bundle, PlayError> {
+        let bundle = Bundle::from_checkpoint(weights, visits)?;
+        bundle.save(out)?;
+        Ok(bundle)
+    }
+
+    /// Writes this bot as a bundle into `out` (created if needed): the weights and sidecar
+    /// it was loaded from, byte for byte, and its settings.
+    pub fn save(&self, out: &Path) -> Result<(), PlayError> {
+        fs::create_dir_all(out).map_err(io_error(out, "create the bundle folder"))?;
+        copy_atomically(&self.weights, &out.join(WEIGHTS_FILE))?;
+        let sidecar = checkpoint::sidecar_path(&self.weights);
+        copy_atomically(&sidecar, &out.join(SIDECAR_FILE))?;
+        write_atomically(&out.join(BOT_FILE), self.settings.to_toml().as_bytes())
+    }
+}
+
+fn load_checkpoint(weights: &Path) -> Result<Checkpoint<GhastOptions>, PlayError> {
+    Ok(checkpoint::load(weights, Ghast::NAME, Device::Cpu)?)
+}
+
+fn copy_atomically(from: &Path, to: &Path) -> Result<(), PlayError> {
+    let bytes = fs::read(from).map_err(io_error(from, "read"))?;
+    write_atomically(to, &bytes)
+}
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), PlayError> {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".tmp{}", std::process::id()));
+    let temporary = path.with_file_name(name);
+    fs::write(&temporary, bytes).map_err(io_error(&temporary, "write"))?;
+    fs::rename(&temporary, path).map_err(io_error(path, "rename into place"))
+}

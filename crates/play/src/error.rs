@@ -1,0 +1,47 @@
+//! Everything that can go wrong when exporting, loading or starting a bot.
+
+use std::io;
+use std::path::PathBuf;
+use thiserror::Error;
+
+/// A bundle or bot error; every variant that concerns a file names it.
+#[derive(Debug, Error)]
+pub enum PlayError {
+    #[error("{}: cannot {action}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        action: &'static str,
+        source: io::Error,
+    },
+
+    #[error("{}: not a bot bundle: {} is missing", dir.display(), file.display())]
+    MissingFile { dir: PathBuf, file: PathBuf },
+
+    #[error("{}: malformed bot settings: {detail}", path.display())]
+    Settings { path: PathBuf, detail: String },
+
+    #[error("{}: {detail}", path.display())]
+    GameMismatch { path: PathBuf, detail: String },
+
+    #[error("visits must be at least 1, got {0}")]
+    Visits(u32),
+
+    #[error("the game is over")]
+    GameOver,
+
+    #[error(transparent)]
+    Net(#[from] nn::NetError),
+}
+
+/// Wraps an I/O error with the path and what was being done to it.
+pub(crate) fn io_error(
+    path: impl Into<PathBuf>,
+    action: &'static str,
+) -> impl FnOnce(io::Error) -> PlayError {
+    let path = path.into();
+    move |source| PlayError::Io {
+        path,
+        action,
+        source,
+    }
+}

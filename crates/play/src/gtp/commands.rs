@@ -1,0 +1,221 @@
+//! What each GTP command does.
+
+use super::{Engine, colour::parse_colour, protocol::Command, score::final_score};
+use crate::board::{colour_name, diagram};
+use crate::bot::Analysis;
+use game::{Game, Side};
+use ghast::{Ghast, Position, RawOptions};
+use mcts::players::Player;
+use std::fmt::Write;
+
+/// Every command the engine knows, as `list_commands` prints them.
+pub const COMMANDS: &[&str] = &[
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "undo",
+    "showboard",
+    "final_score",
+    "ghast-position",
+    "ghast-set_position",
+    "ghast-analyze",
+    "ghast-set_visits",
+];
+
+/// Moves `ghast-analyze` lists at most.
+const ANALYZE_MOVES: usize = 10;
+
+type Response = Result<String, String>;
+
+impl Engine {
+    /// The response to one command (`Err` for a `?` response).
+    pub fn execute(&mut self, command: &Command) -> Response {
+        let args: Vec<&str> = command.args.iter().map(String::as_str).collect();
+        match (command.name.as_str(), args.as_slice()) {
+            ("protocol_version", []) => Ok("2".into()),
+            ("name", []) => Ok("ghast".into()),
+            ("version", []) => Ok(env!("CARGO_PKG_VERSION").into()),
+            ("known_command", [name]) => Ok(COMMANDS.contains(name).to_string()),
+            ("list_commands", []) => Ok(COMMANDS.join("\n")),
+            ("quit", []) => Ok(String::new()),
+            ("boardsize", [size]) => self.boardsize(size),
+            ("clear_board", []) => {
+                let start = Position::empty(self.options.geometry());
+                self.reset(self.options.clone(), start, Vec::new());
+                Ok(String::new())
+            }
+            ("komi", [komi]) => self.komi(komi),
+            ("play", [colour, text]) => self.play(colour, text),
+            ("genmove", [colour]) => self.genmove(colour),
+            ("undo", []) => self.undo(),
+            ("showboard", []) => Ok(format!("\n{}", diagram(&self.game))),
+            ("final_score", []) => Ok(final_score(&self.game)),
+            ("ghast-position", []) => Ok(self.game.to_string()),
+            ("ghast-set_position", [_, ..]) => self.set_position(&args.join(" ")),
+            ("ghast-analyze", []) => self.analyze(None),
+            ("ghast-analyze", [visits]) => self.analyze(Some(parse_visits(visits)?)),
+            ("ghast-set_visits", [visits]) => {
+                let visits = parse_visits(visits)?;
+                self.bot.set_visits(visits).map_err(|e| e.to_string())?;
+                Ok(String::new())
+            }
+            (name, _) if COMMANDS.contains(&name) => {
+                Err(format!("syntax error: wrong arguments for {name}"))
+            }
+            _ => Err("unknown command".into()),
+        }
+    }
+
+    /// A new, empty board of `size` with the other options kept. The network is fully
+    /// convolutional and pools over the board, so every size the rules allow is playable.
+    fn boardsize(&mut self, size: &str) -> Response {
+        let size: i64 = size
+            .parse()
+            .map_err(|_| "boardsize not an integer".to_owned())?;
+        let options = self
+            .raw_options(|raw| raw.size = size)
+            .map_err(|_| "unacceptable size".to_owned())?;
+        let start = Position::empty(options.geometry());
+        self.reset(options, start, Vec::new());
+        Ok(String::new())
+    }
+
+    /// Changes komi and keeps the game: komi decides only who wins at the end.
+    fn komi(&mut self, komi: &str) -> Response {
+        let komi: f64 = komi.parse().map_err(|_| "komi not a float".to_owned())?;
+        let options = self
+            .raw_options(|raw| raw.komi = komi)
+            .map_err(|e| e.to_string())?;
+        self.reset(options, self.start.clone(), self.actions.clone());
+        Ok(String::new())
+    }
+
+    fn raw_options(
+        &self,
+        change: impl FnOnce(&mut RawOptions),
+    ) -> Result<ghast::GhastOptions, ghast::OptionsError> {
+        let mut raw = self.options.raw().clone();
+        change(&mut raw);
+        raw.validate()
+    }
+
+    fn play(&mut self, colour: &str, text: &str) -> Response {
+        self.check_turn(colour)?;
+        let action = self
+            .game
+            .parse_action(text)
+            .map_err(|reason| format!("illegal move: {reason}"))?;
+        self.apply(action);
+        Ok(String::new())
+    }
+
+    fn genmove(&mut self, colour: &str) -> Response {
+        self.check_turn(colour)?;
+        let analysis = self
+            .bot
+            .analyze(&self.game, None)
+            .map_err(|e| e.to_string())?;
+        Ok(self.apply(analysis.best))
+    }
+
+    /// Plays `action` and returns it in text.
+    fn apply(&mut self, action: usize) -> String {
+        let text = self.game.action_to_string(action);
+        self.game.apply(action);
+        self.actions.push(action);
+        self.bot.observe(action);
+        text
+    }
+
+    /// Checks that `colour` is the side to move (which, with vetoes, is not simply the other
+    /// side of the last move) and that the game goes on.
+    fn check_turn(&self, colour: &str) -> Result<(), String> {
+        let side = parse_colour(colour)?;
+        if self.game.outcome().is_some() {
+            return Err("the game is over".into());
+        }
+        let to_move = self.game.to_move();
+        if side != to_move {
+            let task = if self.game.pending().is_some() {
+                "to accept or veto"
+            } else {
+                "to move"
+            };
+            return Err(format!(
+                "it is {}'s turn {task}, not {}'s",
+                colour_name(to_move),
+                colour_name(side)
+            ));
+        }
+        Ok(())
+    }
+
+    fn undo(&mut self) -> Response {
+        let mut actions = self.actions.clone();
+        actions.pop().ok_or_else(|| "cannot undo".to_owned())?;
+        self.reset(self.options.clone(), self.start.clone(), actions);
+        Ok(String::new())
+    }
+
+    /// Starts from a position string; a board of another size changes the size, as
+    /// `boardsize` would.
+    fn set_position(&mut self, text: &str) -> Response {
+        let position: Position = text
+            .parse()
+            .map_err(|e: ghast::PositionError| e.to_string())?;
+        let size = i64::from(position.geometry.size());
+        let options = self
+            .raw_options(|raw| raw.size = size)
+            .map_err(|e| e.to_string())?;
+        Ghast::from_position_str(&options, text).map_err(|e| e.to_string())?;
+        self.reset(options, position, Vec::new());
+        Ok(String::new())
+    }
+
+    /// `value <v> winrate <p> visits <n>` for the side to move, then one line per top move:
+    /// `<move> visits <n> prior <p> value <v>` (value `-` for an unvisited move).
+    fn analyze(&mut self, visits: Option<u32>) -> Response {
+        let analysis = self
+            .bot
+            .analyze(&self.game, visits)
+            .map_err(|e| e.to_string())?;
+        Ok(format_analysis(&analysis, self.game.to_move()))
+    }
+}
+
+fn format_analysis(analysis: &Analysis, to_move: Side) -> String {
+    let mut out = format!(
+        "to_move {} value {:.3} winrate {:.3} visits {}",
+        colour_name(to_move),
+        analysis.value,
+        analysis.win_probability(),
+        analysis.total_visits
+    );
+    for stats in analysis.moves.iter().take(ANALYZE_MOVES) {
+        let value = stats
+            .value
+            .map_or_else(|| "-".to_owned(), |v| format!("{v:.3}"));
+        write!(
+            out,
+            "\n{} visits {} prior {:.3} value {value}",
+            stats.text, stats.visits, stats.prior
+        )
+        .expect("writing to a String");
+    }
+    out
+}
+
+fn parse_visits(text: &str) -> Result<u32, String> {
+    text.parse()
+        .ok()
+        .filter(|&visits| visits > 0)
+        .ok_or_else(|| format!("visits must be a whole number from 1, got `{text}`"))
+}

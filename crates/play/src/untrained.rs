@@ -1,0 +1,45 @@
+//! Untrained networks: a bot that knows only the rules, for testing tools and engines
+//! against (and the test model of this crate and of the `ghast` binary's tests).
+
+use crate::error::PlayError;
+use game::{Game, Planes};
+use ghast::{Ghast, GhastOptions};
+use nn::checkpoint::{self, Provenance};
+use nn::{NetConfig, Network};
+use std::path::Path;
+use tch::Device;
+
+/// The smallest network with every part of the architecture (one global-pooling block):
+/// cheap enough that tests play whole games in well under a second.
+pub fn tiny_config() -> NetConfig {
+    let layout = Ghast::new(&GhastOptions::default()).policy_layout();
+    NetConfig {
+        input_channels: ghast::CHANNELS,
+        blocks: 1,
+        channels: 8,
+        global_pool_interval: 1,
+        global_pool_channels: 4,
+        policy_channels: 4,
+        value_channels: 4,
+        value_hidden: 8,
+        spatial_planes: layout.spatial_planes,
+        global_actions: layout.global_actions,
+    }
+}
+
+/// Saves a randomly initialised network of `config` for `options` as generation 0 to
+/// `weights` (a `.safetensors` path) and its sidecar.
+pub fn save_untrained(
+    weights: &Path,
+    options: &GhastOptions,
+    config: NetConfig,
+) -> Result<(), PlayError> {
+    let network = Network::new(config, Device::Cpu);
+    let provenance = Provenance {
+        game: Ghast::NAME.to_owned(),
+        game_options: options.clone(),
+        generation: 0,
+        training_step: 0,
+    };
+    Ok(checkpoint::save(&network, &provenance, weights)?)
+}

@@ -1,0 +1,61 @@
+use crate::InputError;
+use anyhow::Context;
+use clap::Args as ClapArgs;
+use play::gtp::Engine;
+use play::{Bot, Bundle};
+use std::io::{BufWriter, stdin, stdout};
+use std::path::PathBuf;
+use tch::Device;
+
+/// Speaks GTP version 2 on standard input and output (logs go to standard error), for GUIs,
+/// tournament managers and `ghast arena`.
+#[derive(ClapArgs)]
+#[command(after_long_help = "\
+Colours: `orange` and `blue`; as in Go, `black`/`b` is Orange (the first player) and \
+`white`/`w` is Blue. Moves are written as in RULES.md: `f6:3`, `pass`, and `accept`/`veto` \
+to answer a placement when vetoes are in play. The side to move follows the game: while a \
+placement awaits its answer, the answering side is to move, so `play` and `genmove` of the \
+other colour are refused.
+
+final_score: `O+3` means Orange wins by 3, `B+2.5` Blue by 2.5, `0` a draw (scores are \
+tiles on the board, plus komi for Blue).
+
+Extensions: `ghast-position` prints the position string, `ghast-set_position <position>` \
+starts from one, `ghast-analyze [visits]` lists the top moves with visits, prior and value \
+and the win rate of the side to move, `ghast-set_visits <n>` changes the visits per move.
+
+Example: echo -e 'boardsize 4\\ngenmove b\\nshowboard' | ghast gtp --bot bots/gen-0042")]
+pub struct Args {
+    /// The bot: a bundle folder written by `ghast export`, or a checkpoint `.safetensors`
+    /// file (with its sidecar beside it), which plays with default search settings.
+    #[arg(long, value_name = "DIR|FILE")]
+    bot: PathBuf,
+    /// Visits per move, overriding the bundle's.
+    #[arg(long)]
+    visits: Option<u32>,
+    /// Seed of the search's tie-breaking, for reproducible games.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Search on the CPU even when a CUDA device is available.
+    #[arg(long)]
+    cpu: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let input_error = |e: play::PlayError| anyhow::Error::new(InputError(e.to_string()));
+    let bundle = Bundle::open(&args.bot).map_err(input_error)?;
+    let options = bundle.settings.game_options.clone();
+    let device = if args.cpu {
+        Device::Cpu
+    } else {
+        Device::cuda_if_available()
+    };
+    let mut bot = Bot::new(bundle, device, args.seed).map_err(input_error)?;
+    if let Some(visits) = args.visits {
+        bot.set_visits(visits).map_err(input_error)?;
+    }
+    tracing::info!(bot = %args.bot.display(), visits = bot.visits(), ?device, "GTP engine ready");
+    Engine::new(bot, options)
+        .run(stdin().lock(), BufWriter::new(stdout().lock()))
+        .context("talking GTP over standard input and output")
+}
