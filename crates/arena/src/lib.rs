@@ -1,4 +1,19 @@
-//! Evaluation of model generations: match statistics, SPRT, Bradley-Terry ratings and plots.
+//! Evaluation of model generations: matches between players and external engines, match
+//! statistics, SPRT, Bradley-Terry ratings, the ladder of a training run and plots.
 
+mod agent;
+mod entrants;
+mod game_play;
+pub mod gtp;
+pub mod ladder;
 pub mod plot;
 pub mod rating;
+mod records;
+mod runner;
+mod spec;
+
+pub use agent::{Agent, AgentFailure, Choice, Entrant, Local};
+pub use game_play::{Ending, play_game, random_opening};
+pub use records::{RecordWriter, replay_args};
+pub use runner::{GameRecord, Match, MatchError, MatchResult, MatchSettings};
+pub use spec::{DEFAULT_VISITS, PlayerSpec, SpecError};

@@ -1,0 +1,80 @@
+//! Turns a [`PlayerSpec`] into agents for Ghast matches.
+
+use crate::agent::{Agent, AgentFailure, Entrant, Local};
+use crate::gtp::{GtpAgent, GtpEngine};
+use crate::spec::PlayerSpec;
+use game::Game;
+use ghast::{Ghast, GhastOptions};
+use mcts::SearchConfig;
+use mcts::players::{GreedyPlayer, MctsPlayer, RandomPlayer, UctPlayer};
+use nn::{EvaluatorSettings, NetEvaluator, checkpoint};
+use std::path::Path;
+use tch::Device;
+
+/// Largest inference batch of a network player: one game's leaves per step
+/// ([`SearchConfig::play`]), so larger warm-up buckets would only cost time.
+const MAX_BATCH: usize = 16;
+
+impl Entrant<Ghast> for PlayerSpec {
+    fn name(&self) -> String {
+        PlayerSpec::name(self)
+    }
+
+    fn agent(
+        &self,
+        options: &GhastOptions,
+        seed: u64,
+    ) -> Result<Box<dyn Agent<Ghast>>, AgentFailure> {
+        Ok(match self {
+            PlayerSpec::Random => Box::new(Local(RandomPlayer::new(seed))),
+            PlayerSpec::Greedy => Box::new(Local(GreedyPlayer::new(seed))),
+            PlayerSpec::Uct { playouts } => {
+                Box::new(Local(UctPlayer::<Ghast>::uct(*playouts, seed)))
+            }
+            PlayerSpec::Checkpoint { weights, visits } => {
+                network_agent(&self.name(), weights, options, *visits, seed)?
+            }
+            PlayerSpec::Bundle { dir, visits } => bundle_agent(dir, *visits, seed)?,
+            PlayerSpec::Gtp { command } => {
+                Box::new(GtpAgent::new(GtpEngine::spawn(&self.name(), command)?))
+            }
+        })
+    }
+}
+
+/// PUCT search with `visits` per move over the network in `weights`, on the GPU if there is
+/// one.
+fn network_agent(
+    name: &str,
+    weights: &Path,
+    options: &GhastOptions,
+    visits: u32,
+    seed: u64,
+) -> Result<Box<dyn Agent<Ghast>>, AgentFailure> {
+    let settings = EvaluatorSettings {
+        max_batch: MAX_BATCH,
+        ..EvaluatorSettings::default()
+    };
+    let loaded = checkpoint::load::<GhastOptions>(weights, Ghast::NAME, settings.device)
+        .map_err(|e| AgentFailure(format!("{}: {e}", weights.display())))?;
+    let evaluator = NetEvaluator::<Ghast>::new(loaded.network, options, settings)
+        .map_err(|e| AgentFailure(format!("{}: {e}", weights.display())))?;
+    let player = MctsPlayer::new(name, evaluator, SearchConfig::play(), visits, seed);
+    Ok(Box::new(Local(player)))
+}
+
+/// The bot in bundle folder `dir`, with its own search settings; `visits` overrides its
+/// budget.
+fn bundle_agent(
+    dir: &Path,
+    visits: Option<u32>,
+    seed: u64,
+) -> Result<Box<dyn Agent<Ghast>>, AgentFailure> {
+    let fail = |e: play::PlayError| AgentFailure(format!("{}: {e}", dir.display()));
+    let bundle = play::Bundle::load(dir).map_err(fail)?;
+    let mut bot = play::Bot::new(bundle, Device::cuda_if_available(), seed).map_err(fail)?;
+    if let Some(visits) = visits {
+        bot.set_visits(visits).map_err(fail)?;
+    }
+    Ok(Box::new(Local(bot)))
+}

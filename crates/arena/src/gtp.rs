@@ -1,0 +1,191 @@
+//! External engines speaking GTP v2 over standard input and output.
+//!
+//! Per game the arena sends `boardsize`, `komi` and `clear_board`, then `genmove` for the
+//! engine's moves and `play` for every other move (openings included), with the colours
+//! `orange` and `blue` and moves in RULES.md notation; `quit` when the engine is dropped.
+//! Replies are read on a helper thread so that a hung engine costs a timeout, not the match.
+
+use crate::agent::{Agent, AgentFailure, Choice};
+use game::{Game, Side};
+use ghast::{Ghast, GhastOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Longest wait for one reply; generous, since a strong engine may think for a while.
+pub const REPLY_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// How long a dropped engine gets to exit after `quit` before it is killed.
+const QUIT_GRACE: Duration = Duration::from_secs(2);
+
+/// A running engine process and the GTP conversation with it.
+pub struct GtpEngine {
+    name: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl GtpEngine {
+    /// Starts `command` (program, then arguments); `name` labels it in error messages.
+    pub fn spawn(name: &str, command: &[String]) -> Result<GtpEngine, AgentFailure> {
+        let (program, arguments) = command
+            .split_first()
+            .ok_or_else(|| AgentFailure(format!("engine `{name}`: empty command line")))?;
+        let mut child = Command::new(program)
+            .args(arguments)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|e| AgentFailure(format!("engine `{name}`: cannot start `{program}`: {e}")))?;
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (sender, lines) = channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(GtpEngine {
+            name: name.to_owned(),
+            child,
+            stdin,
+            lines,
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Sends one command and returns the text of a success reply (`= text`); a failure reply
+    /// (`? text`), a closed pipe or a timeout is an error naming the engine and the command.
+    pub fn send(&mut self, command: &str) -> Result<String, AgentFailure> {
+        let fail =
+            |why: String| AgentFailure(format!("engine `{}`: `{command}`: {why}", self.name));
+        writeln!(self.stdin, "{command}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| fail(format!("cannot send: {e}")))?;
+        let deadline = Instant::now() + REPLY_TIMEOUT;
+        let mut reply: Option<(bool, String)> = None;
+        loop {
+            let wait = deadline.saturating_duration_since(Instant::now());
+            let line = match self.lines.recv_timeout(wait) {
+                Ok(line) => line,
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(fail(format!("no reply within {REPLY_TIMEOUT:?}")));
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(fail("the engine closed its output".to_owned()));
+                }
+            };
+            let line = line.trim_end_matches('\r');
+            match &mut reply {
+                None => {
+                    if let Some(rest) = line.strip_prefix('=') {
+                        reply = Some((true, strip_id(rest).to_owned()));
+                    } else if let Some(rest) = line.strip_prefix('?') {
+                        reply = Some((false, strip_id(rest).to_owned()));
+                    }
+                }
+                Some((ok, text)) if line.trim().is_empty() => {
+                    return if *ok {
+                        Ok(std::mem::take(text))
+                    } else {
+                        Err(fail(format!("the engine answered `? {text}`")))
+                    };
+                }
+                Some((_, text)) => {
+                    text.push('\n');
+                    text.push_str(line);
+                }
+            }
+        }
+    }
+}
+
+/// The reply text after the `=`/`?` and an optional numeric command id.
+fn strip_id(rest: &str) -> &str {
+    rest.trim_start_matches(|c: char| c.is_ascii_digit()).trim()
+}
+
+impl Drop for GtpEngine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
+        let deadline = Instant::now() + QUIT_GRACE;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The GTP colour of a side: Orange moves first (GTP's `black`), Blue second.
+pub fn colour(side: Side) -> &'static str {
+    match side {
+        Side::First => "orange",
+        Side::Second => "blue",
+    }
+}
+
+/// A GTP engine playing Ghast.
+pub struct GtpAgent {
+    engine: GtpEngine,
+    /// The next observed move is the one the engine just generated, so it already knows it.
+    generated: bool,
+}
+
+impl GtpAgent {
+    pub fn new(engine: GtpEngine) -> GtpAgent {
+        GtpAgent {
+            engine,
+            generated: false,
+        }
+    }
+}
+
+impl Agent<Ghast> for GtpAgent {
+    fn new_game(&mut self, options: &GhastOptions) -> Result<(), AgentFailure> {
+        self.generated = false;
+        self.engine.send(&format!("boardsize {}", options.size()))?;
+        self.engine.send(&format!("komi {}", options.komi()))?;
+        self.engine.send("clear_board")?;
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &Ghast) -> Result<Choice, AgentFailure> {
+        let reply = self
+            .engine
+            .send(&format!("genmove {}", colour(game.to_move())))?;
+        if reply.eq_ignore_ascii_case("resign") {
+            return Ok(Choice::Resign);
+        }
+        let action = game.parse_action(&reply).map_err(|why| {
+            AgentFailure(format!(
+                "engine `{}` played the illegal move `{reply}`: {why}",
+                self.engine.name()
+            ))
+        })?;
+        self.generated = true;
+        Ok(Choice::Play(action))
+    }
+
+    fn observe(&mut self, before: &Ghast, action: usize) -> Result<(), AgentFailure> {
+        if std::mem::take(&mut self.generated) {
+            return Ok(());
+        }
+        let text = before.action_to_string(action);
+        self.engine
+            .send(&format!("play {} {text}", colour(before.to_move())))?;
+        Ok(())
+    }
+}

@@ -1,0 +1,84 @@
+//! `RUN/ladder/results.json`: every pairing the ladder has played, so that a rerun plays only
+//! the new ones. Replaced atomically after each pairing, so a kill loses at most the one in
+//! progress.
+
+use crate::rating::Wdl;
+use ghast::GhastOptions;
+use serde::{Deserialize, Serialize};
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The results of one pairing, from `a`'s point of view.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PairResult {
+    pub a: String,
+    pub b: String,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl PairResult {
+    pub fn wdl(&self) -> Wdl {
+        Wdl::new(self.wins, self.draws, self.losses)
+    }
+
+    /// Whether this is the pairing of `a` and `b`, in either order.
+    pub fn pairs(&self, a: &str, b: &str) -> bool {
+        (self.a == a && self.b == b) || (self.a == b && self.b == a)
+    }
+}
+
+/// The cache file's content: the options every game was played with, and the pairings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ResultCache {
+    pub options: GhastOptions,
+    pub pairs: Vec<PairResult>,
+}
+
+impl ResultCache {
+    /// Reads `path`, or an empty cache for `options` if there is no file yet. A cache of
+    /// other options is an error: its games are not comparable.
+    pub fn load(path: &Path, options: &GhastOptions) -> Result<ResultCache, String> {
+        let bytes = match fs::read(path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(ResultCache {
+                    options: options.clone(),
+                    pairs: Vec::new(),
+                });
+            }
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        };
+        let cache: ResultCache = serde_json::from_slice(&bytes)
+            .map_err(|e| format!("{}: not a ladder results file: {e}", path.display()))?;
+        if &cache.options != options {
+            return Err(format!(
+                "{}: its games were played with other game options than the run's latest \
+                 checkpoint; move it away to start the ladder afresh",
+                path.display()
+            ));
+        }
+        Ok(cache)
+    }
+
+    pub fn find(&self, a: &str, b: &str) -> Option<&PairResult> {
+        self.pairs.iter().find(|pair| pair.pairs(a, b))
+    }
+
+    /// Writes the cache to a temporary file beside `path` and renames it into place.
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        let mut temporary = path.as_os_str().to_owned();
+        temporary.push(".tmp");
+        let temporary = PathBuf::from(temporary);
+        let json = serde_json::to_vec_pretty(self).expect("the cache always serialises");
+        let write = || -> std::io::Result<()> {
+            let mut file = fs::File::create(&temporary)?;
+            file.write_all(&json)?;
+            file.sync_all()?;
+            fs::rename(&temporary, path)
+        };
+        write().map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+}

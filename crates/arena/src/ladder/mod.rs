@@ -1,0 +1,273 @@
+//! The ladder of a training run: every generation checkpoint rated together with fixed
+//! baselines by Bradley-Terry (anchored at `random` = 0 when it takes part), with the
+//! results cached under `RUN/ladder/` and the ratings plotted against generation and time.
+//!
+//! Schedule, chosen to stay affordable on a small CPU: each generation meets its predecessor
+//! and every baseline, and each baseline meets the one listed before it. That links every
+//! player to the anchor by a short chain while the number of pairings grows linearly.
+
+mod cache;
+mod generations;
+
+pub use cache::{PairResult, ResultCache};
+pub use generations::{Generation, find_generations};
+
+use crate::plot::{Baseline, GenerationPoint, PlotError, PlotFiles, RatingPlot, save_rating_plots};
+use crate::rating::{BradleyTerry, Rating, RatingError, ResultTable};
+use crate::runner::{GameRecord, Match, MatchError, MatchSettings};
+use crate::spec::PlayerSpec;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// How the ladder plays its pairings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LadderSettings {
+    /// Games per new pairing (even).
+    pub games_per_pair: u32,
+    pub baselines: Vec<PlayerSpec>,
+    /// Search visits per move of every generation.
+    pub visits: u32,
+    pub threads: usize,
+    pub opening_moves: usize,
+    pub seed: u64,
+}
+
+/// What the ladder is doing, for progress displays.
+pub enum LadderEvent<'a> {
+    /// Pairing `index` of `total` new ones starts.
+    Pairing {
+        index: usize,
+        total: usize,
+        a: &'a str,
+        b: &'a str,
+    },
+    Game(&'a GameRecord),
+}
+
+/// The ratings and where they were drawn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LadderReport {
+    /// Every player, generations first (by generation), then the baselines.
+    pub ratings: Vec<Rating>,
+    /// The player rated 0.
+    pub anchor: String,
+    pub played_pairs: usize,
+    pub cached_pairs: usize,
+    pub plot: PlotFiles,
+}
+
+#[derive(Debug, Error)]
+pub enum LadderError {
+    #[error("{0}")]
+    Run(String),
+    #[error("no generation checkpoints (gen-NNNN.safetensors) in {0}")]
+    NoGenerations(PathBuf),
+    #[error("{a} vs {b}: {source}")]
+    Match {
+        a: String,
+        b: String,
+        source: MatchError,
+    },
+    #[error(transparent)]
+    Rating(#[from] RatingError),
+    #[error("{0}")]
+    Plot(#[from] PlotError),
+}
+
+/// One player of the ladder.
+struct Entry {
+    spec: PlayerSpec,
+    /// The checkpoint behind a generation; `None` for a baseline.
+    generation: Option<Generation>,
+}
+
+impl Entry {
+    fn name(&self) -> String {
+        self.spec.name()
+    }
+}
+
+/// The ladder of the run in `run`.
+pub struct Ladder {
+    run: PathBuf,
+    settings: LadderSettings,
+}
+
+impl Ladder {
+    pub fn new(run: &Path, settings: LadderSettings) -> Ladder {
+        Ladder {
+            run: run.to_owned(),
+            settings,
+        }
+    }
+
+    /// `RUN/ladder`, where results and plots go.
+    pub fn dir(&self) -> PathBuf {
+        self.run.join("ladder")
+    }
+
+    /// Plays the pairings not in the cache, rates everyone and draws the plot.
+    pub fn run(&self, on_event: &mut dyn FnMut(LadderEvent)) -> Result<LadderReport, LadderError> {
+        let models = self.run.join("models");
+        let generations = find_generations(&models).map_err(LadderError::Run)?;
+        let latest = generations
+            .last()
+            .ok_or_else(|| LadderError::NoGenerations(models.clone()))?;
+        let options = latest.game_options.clone();
+        let entries = self.entries(&generations);
+        let dir = self.dir();
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| LadderError::Run(format!("cannot create {}: {e}", dir.display())))?;
+        let cache_path = dir.join("results.json");
+        let mut cache = ResultCache::load(&cache_path, &options).map_err(LadderError::Run)?;
+
+        let schedule = schedule(&entries);
+        let new: Vec<_> = schedule
+            .iter()
+            .filter(|&&(a, b)| cache.find(&entries[a].name(), &entries[b].name()).is_none())
+            .collect();
+        for (index, &&(a, b)) in new.iter().enumerate() {
+            let (a, b) = (&entries[a].spec, &entries[b].spec);
+            let (a_name, b_name) = (a.name(), b.name());
+            on_event(LadderEvent::Pairing {
+                index,
+                total: new.len(),
+                a: &a_name,
+                b: &b_name,
+            });
+            let game_match = Match {
+                options: options.clone(),
+                a,
+                b,
+                settings: MatchSettings {
+                    games: self.settings.games_per_pair,
+                    threads: self.settings.threads,
+                    opening_moves: self.settings.opening_moves,
+                    sprt: None,
+                    seed: self.settings.seed.wrapping_add(index as u64),
+                },
+            };
+            let result = game_match
+                .run(&mut |record| on_event(LadderEvent::Game(record)))
+                .map_err(|source| LadderError::Match {
+                    a: a_name.clone(),
+                    b: b_name.clone(),
+                    source,
+                })?;
+            cache.pairs.push(PairResult {
+                a: a_name,
+                b: b_name,
+                wins: result.wdl.wins,
+                draws: result.wdl.draws,
+                losses: result.wdl.losses,
+            });
+            cache.save(&cache_path).map_err(LadderError::Run)?;
+        }
+
+        let mut table = ResultTable::new();
+        for entry in &entries {
+            table.add_player(&entry.name());
+        }
+        for &(a, b) in &schedule {
+            let (a, b) = (entries[a].name(), entries[b].name());
+            let pair = cache
+                .find(&a, &b)
+                .expect("every scheduled pairing was played");
+            table.record(&pair.a, &pair.b, pair.wdl());
+        }
+        let anchor = self.anchor(&entries);
+        let ratings = BradleyTerry::new(&anchor).fit(&table)?;
+        let plot = self.plot(&entries, &ratings)?;
+        Ok(LadderReport {
+            ratings,
+            anchor,
+            played_pairs: new.len(),
+            cached_pairs: schedule.len() - new.len(),
+            plot,
+        })
+    }
+
+    /// Generations first, by generation, then the baselines in the order given.
+    fn entries(&self, generations: &[Generation]) -> Vec<Entry> {
+        let generation_entries = generations.iter().map(|generation| Entry {
+            spec: PlayerSpec::Checkpoint {
+                weights: generation.weights.clone(),
+                visits: self.settings.visits,
+            },
+            generation: Some(generation.clone()),
+        });
+        let baseline_entries = self.settings.baselines.iter().map(|spec| Entry {
+            spec: spec.clone(),
+            generation: None,
+        });
+        generation_entries.chain(baseline_entries).collect()
+    }
+
+    /// `random` if it plays, else the first baseline, else the first generation.
+    fn anchor(&self, entries: &[Entry]) -> String {
+        let baselines = || entries.iter().filter(|e| e.generation.is_none());
+        baselines()
+            .find(|e| e.spec == PlayerSpec::Random)
+            .or_else(|| baselines().next())
+            .unwrap_or(&entries[0])
+            .name()
+    }
+
+    /// Draws `RUN/ladder/ratings.{png,svg}`; training time counts from the first generation.
+    fn plot(&self, entries: &[Entry], ratings: &[Rating]) -> Result<PlotFiles, PlotError> {
+        let start = entries
+            .iter()
+            .filter_map(|e| e.generation.as_ref())
+            .map(|g| g.unix_time)
+            .min()
+            .unwrap_or(0);
+        let mut points = Vec::new();
+        let mut baselines = Vec::new();
+        for (entry, rating) in entries.iter().zip(ratings) {
+            match &entry.generation {
+                Some(generation) => points.push(GenerationPoint {
+                    generation: u32::try_from(generation.generation).unwrap_or(u32::MAX),
+                    hours: generation.unix_time.saturating_sub(start) as f64 / 3600.0,
+                    elo: rating.elo,
+                    lower: rating.lower,
+                    upper: rating.upper,
+                }),
+                None => baselines.push(Baseline {
+                    name: rating.name.clone(),
+                    elo: rating.elo,
+                }),
+            }
+        }
+        let run_name = self.run.file_name().map_or_else(
+            || self.run.display().to_string(),
+            |name| name.to_string_lossy().into_owned(),
+        );
+        let title = format!("Ladder of {run_name}");
+        let plot = RatingPlot {
+            title: &title,
+            points: &points,
+            baselines: &baselines,
+        };
+        save_rating_plots(&plot, &self.dir().join("ratings"))
+    }
+}
+
+/// Pairings as indices into `entries`: each generation against its predecessor and every
+/// baseline; each baseline against the one before it.
+fn schedule(entries: &[Entry]) -> Vec<(usize, usize)> {
+    let generations: Vec<usize> = (0..entries.len())
+        .filter(|&i| entries[i].generation.is_some())
+        .collect();
+    let baselines: Vec<usize> = (0..entries.len())
+        .filter(|&i| entries[i].generation.is_none())
+        .collect();
+    let mut pairs = Vec::new();
+    for (k, &g) in generations.iter().enumerate() {
+        if k > 0 {
+            pairs.push((g, generations[k - 1]));
+        }
+        pairs.extend(baselines.iter().map(|&b| (g, b)));
+    }
+    pairs.extend(baselines.windows(2).map(|w| (w[1], w[0])));
+    pairs
+}

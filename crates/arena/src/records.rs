@@ -1,0 +1,89 @@
+//! Match records on disk, in the form `ghast replay` reads: `game-NNNN.moves` holds one game's
+//! moves separated by spaces, and `match.json` the options, the exact `ghast replay` command
+//! line that reproduces every game, and each game's players and result. (`ghast replay` reads
+//! nothing but moves, so the options cannot travel inside the move files.)
+
+use crate::runner::{GameRecord, MatchResult};
+use ghast::GhastOptions;
+use serde_json::json;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Writes one match's records into a folder.
+pub struct RecordWriter {
+    dir: PathBuf,
+    options: GhastOptions,
+}
+
+impl RecordWriter {
+    /// Creates `dir` (and its parents) if needed.
+    pub fn create(dir: &Path, options: &GhastOptions) -> io::Result<RecordWriter> {
+        fs::create_dir_all(dir)?;
+        Ok(RecordWriter {
+            dir: dir.to_owned(),
+            options: options.clone(),
+        })
+    }
+
+    /// The moves file of game `index`.
+    pub fn game_path(&self, index: u32) -> PathBuf {
+        self.dir.join(format!("game-{index:04}.moves"))
+    }
+
+    /// Writes a finished game's moves.
+    pub fn write_game(&self, record: &GameRecord) -> io::Result<PathBuf> {
+        let path = self.game_path(record.index);
+        fs::write(&path, format!("{}\n", record.moves.join(" ")))?;
+        Ok(path)
+    }
+
+    /// Writes `match.json`: the options, the replay command and a line per game.
+    pub fn write_summary(&self, result: &MatchResult) -> io::Result<PathBuf> {
+        let games: Vec<_> = result
+            .games
+            .iter()
+            .map(|game| {
+                json!({
+                    "file": self.game_path(game.index).file_name().map(|n| n.to_string_lossy()),
+                    "orange": game.orange,
+                    "blue": game.blue,
+                    "opening_moves": game.opening_moves,
+                    "outcome": format!("{:?}", game.ending.outcome),
+                    "reason": game.ending.reason,
+                    "forfeit": game.ending.forfeit,
+                })
+            })
+            .collect();
+        let summary = json!({
+            "a": result.a,
+            "b": result.b,
+            "wins": result.wdl.wins,
+            "draws": result.wdl.draws,
+            "losses": result.wdl.losses,
+            "options": self.options,
+            "replay": format!("ghast replay {} < game-NNNN.moves", replay_args(&self.options).join(" ")),
+            "games": games,
+        });
+        let path = self.dir.join("match.json");
+        let text = serde_json::to_string_pretty(&summary).map_err(io::Error::other)?;
+        fs::write(&path, text + "\n")?;
+        Ok(path)
+    }
+}
+
+/// The `ghast replay` flags that set up games with `options` (the tile has no flag: records
+/// of a non-standard tile replay only through the library).
+pub fn replay_args(options: &GhastOptions) -> Vec<String> {
+    let [orange, blue] = options.vetoes();
+    [
+        ("--size", options.size().to_string()),
+        ("--win-margin", options.win_margin().to_string()),
+        ("--komi", options.komi().to_string()),
+        ("--vetoes", format!("{orange},{blue}")),
+        ("--max-turns", options.max_turns().to_string()),
+    ]
+    .into_iter()
+    .flat_map(|(flag, value)| [flag.to_owned(), value])
+    .collect()
+}

@@ -1,0 +1,210 @@
+//! Player specifications as users write them on the command line: `random`, `greedy`,
+//! `uct:N`, `path.safetensors[@visits]`, `DIR[@visits]` (a bot bundle) or `gtp:COMMAND LINE`.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+use thiserror::Error;
+
+/// Search visits per move for a network player when the spec does not say.
+pub const DEFAULT_VISITS: u32 = 100;
+
+/// Who plays one side of a match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerSpec {
+    Random,
+    Greedy,
+    /// Classic UCT with this many random playouts per move.
+    Uct {
+        playouts: u32,
+    },
+    /// A network checkpoint (`.safetensors` with its `.json` sidecar) searched with PUCT.
+    Checkpoint {
+        weights: PathBuf,
+        visits: u32,
+    },
+    /// A bot bundle folder; its search settings apply, `visits` overrides its budget.
+    Bundle {
+        dir: PathBuf,
+        visits: Option<u32>,
+    },
+    /// An external engine speaking GTP v2: the program and its arguments.
+    Gtp {
+        command: Vec<String>,
+    },
+}
+
+/// Why a player spec was rejected; the message quotes the spec.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("player `{spec}`: {reason}")]
+pub struct SpecError {
+    pub spec: String,
+    pub reason: String,
+}
+
+impl PlayerSpec {
+    /// The label used in tables, ratings and file names: `random`, `uct:200`,
+    /// `gen-0003@64`, `gtp:my-engine`.
+    pub fn name(&self) -> String {
+        let file_stem = |path: &PathBuf| {
+            path.file_stem().map_or_else(
+                || path.display().to_string(),
+                |s| s.to_string_lossy().into_owned(),
+            )
+        };
+        match self {
+            PlayerSpec::Random => "random".to_owned(),
+            PlayerSpec::Greedy => "greedy".to_owned(),
+            PlayerSpec::Uct { playouts } => format!("uct:{playouts}"),
+            PlayerSpec::Checkpoint { weights, visits } => {
+                format!("{}@{visits}", file_stem(weights))
+            }
+            PlayerSpec::Bundle { dir, visits: None } => file_stem(dir),
+            PlayerSpec::Bundle {
+                dir,
+                visits: Some(visits),
+            } => format!("{}@{visits}", file_stem(dir)),
+            PlayerSpec::Gtp { command } => {
+                let program = PathBuf::from(&command[0]);
+                format!("gtp:{}", file_stem(&program))
+            }
+        }
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+impl FromStr for PlayerSpec {
+    type Err = SpecError;
+
+    fn from_str(text: &str) -> Result<Self, SpecError> {
+        let error = |reason: String| SpecError {
+            spec: text.to_owned(),
+            reason,
+        };
+        if let Some(command) = text.strip_prefix("gtp:") {
+            let command: Vec<String> = command.split_whitespace().map(str::to_owned).collect();
+            if command.is_empty() {
+                return Err(error("`gtp:` needs the engine's command line".to_owned()));
+            }
+            return Ok(PlayerSpec::Gtp { command });
+        }
+        match text {
+            "random" => return Ok(PlayerSpec::Random),
+            "greedy" => return Ok(PlayerSpec::Greedy),
+            _ => {}
+        }
+        if let Some(count) = text.strip_prefix("uct:") {
+            let playouts = positive(count).map_err(|reason| error(format!("playouts {reason}")))?;
+            return Ok(PlayerSpec::Uct { playouts });
+        }
+        let (path, visits) = match text.rsplit_once('@') {
+            Some((path, visits)) => {
+                let visits =
+                    positive(visits).map_err(|reason| error(format!("visits {reason}")))?;
+                (PathBuf::from(path), Some(visits))
+            }
+            None => (PathBuf::from(text), None),
+        };
+        if path.extension().is_some_and(|e| e == "safetensors") {
+            if !path.is_file() {
+                return Err(error("no such checkpoint file".to_owned()));
+            }
+            let visits = visits.unwrap_or(DEFAULT_VISITS);
+            return Ok(PlayerSpec::Checkpoint {
+                weights: path,
+                visits,
+            });
+        }
+        if path.is_dir() {
+            return Ok(PlayerSpec::Bundle { dir: path, visits });
+        }
+        Err(error(
+            "expected random, greedy, uct:N, a .safetensors checkpoint, a bot bundle folder \
+             (each optionally @visits) or gtp:COMMAND"
+                .to_owned(),
+        ))
+    }
+}
+
+/// Parses a count that must be at least 1; the error says what was found.
+fn positive(text: &str) -> Result<u32, String> {
+    text.parse::<u32>()
+        .ok()
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| format!("must be a whole number >= 1, got `{text}`"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<PlayerSpec, String> {
+        text.parse::<PlayerSpec>().map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn baselines_and_engines_parse() {
+        assert_eq!(parse("random"), Ok(PlayerSpec::Random));
+        assert_eq!(parse("greedy"), Ok(PlayerSpec::Greedy));
+        assert_eq!(parse("uct:200"), Ok(PlayerSpec::Uct { playouts: 200 }));
+        assert_eq!(
+            parse("gtp:./engine --level 3"),
+            Ok(PlayerSpec::Gtp {
+                command: vec!["./engine".into(), "--level".into(), "3".into()]
+            })
+        );
+        assert_eq!(parse("uct:200").unwrap().name(), "uct:200");
+        assert_eq!(
+            parse("gtp:/usr/bin/engine -x").unwrap().name(),
+            "gtp:engine"
+        );
+    }
+
+    #[test]
+    fn checkpoints_and_bundles_need_to_exist() {
+        let dir = tempfile::tempdir().unwrap();
+        let weights = dir.path().join("gen-0002.safetensors");
+        std::fs::write(&weights, b"").unwrap();
+        let spec = parse(&format!("{}@32", weights.display())).unwrap();
+        assert_eq!(
+            spec,
+            PlayerSpec::Checkpoint {
+                weights: weights.clone(),
+                visits: 32
+            }
+        );
+        assert_eq!(spec.name(), "gen-0002@32");
+        let bundle = parse(&dir.path().display().to_string()).unwrap();
+        assert!(matches!(bundle, PlayerSpec::Bundle { visits: None, .. }));
+        let missing = parse("nowhere/gen-0001.safetensors").unwrap_err();
+        assert!(missing.contains("no such checkpoint file"), "{missing}");
+    }
+
+    #[test]
+    fn bad_specs_say_why() {
+        assert_eq!(
+            parse("uct:0").unwrap_err(),
+            "player `uct:0`: playouts must be a whole number >= 1, got `0`"
+        );
+        assert!(
+            parse("gtp:  ")
+                .unwrap_err()
+                .contains("needs the engine's command line")
+        );
+        assert!(
+            parse("x.safetensors@many")
+                .unwrap_err()
+                .contains("visits must be")
+        );
+        assert!(
+            parse("grandmaster")
+                .unwrap_err()
+                .contains("expected random, greedy")
+        );
+    }
+}

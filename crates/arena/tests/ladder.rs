@@ -1,0 +1,64 @@
+//! The ladder on a fake run with two tiny random checkpoints.
+
+use arena::PlayerSpec;
+use arena::ladder::{Ladder, LadderSettings};
+use ghast::RawOptions;
+
+#[path = "../../../tests/fixtures/tiny_run.rs"]
+mod tiny_run;
+
+#[test]
+fn ladder_rates_generations_and_baselines_and_caches_results() {
+    let run = tempfile::tempdir().unwrap();
+    let options = RawOptions {
+        size: 3,
+        win_margin: 4,
+        ..RawOptions::default()
+    }
+    .validate()
+    .unwrap();
+    tiny_run::write_tiny_run(run.path(), &options, &[1, 2]);
+    let settings = LadderSettings {
+        games_per_pair: 2,
+        baselines: vec![PlayerSpec::Random, PlayerSpec::Greedy],
+        visits: 2,
+        threads: 2,
+        opening_moves: 1,
+        seed: 1,
+    };
+    let ladder = Ladder::new(run.path(), settings);
+    let mut games = 0;
+    let report = ladder
+        .run(&mut |event| {
+            if let arena::ladder::LadderEvent::Game(_) = event {
+                games += 1;
+            }
+        })
+        .unwrap();
+    // gen1: random, greedy; gen2: gen1, random, greedy; greedy vs random.
+    assert_eq!(report.played_pairs, 6);
+    assert_eq!(games, 12);
+    let names: Vec<&str> = report.ratings.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["gen-0001@2", "gen-0002@2", "random", "greedy"]);
+    assert_eq!(report.anchor, "random");
+    let random = &report.ratings[2];
+    assert_eq!((random.elo, random.games), (0.0, 6));
+    assert!(
+        report
+            .ratings
+            .iter()
+            .all(|r| r.lower <= r.elo && r.elo <= r.upper)
+    );
+    for file in [&report.plot.png, &report.plot.svg] {
+        assert!(
+            std::fs::metadata(file).unwrap().len() > 0,
+            "{}",
+            file.display()
+        );
+    }
+    assert!(run.path().join("ladder/results.json").is_file());
+
+    let again = ladder.run(&mut |_| {}).unwrap();
+    assert_eq!((again.played_pairs, again.cached_pairs), (0, 6));
+    assert_eq!(again.ratings, report.ratings);
+}

@@ -1,0 +1,207 @@
+//! `ghast arena A B`: a match between two players, with the score, the Elo difference and
+//! its 95% interval, an optional SPRT that stops early, and every game saved for replay.
+
+use crate::InputError;
+use anyhow::Context;
+use arena::rating::{SprtDecision, SprtParams, SprtStatus};
+use arena::{GameRecord, Match, MatchResult, MatchSettings, PlayerSpec, RecordWriter};
+use clap::Args as ClapArgs;
+use ghast::{GhastOptions, RawOptions, parse_vetoes};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+
+/// A player is `random`, `greedy`, `uct:N` (N random playouts per move), a checkpoint
+/// `FILE.safetensors[@visits]`, a bot bundle folder `DIR[@visits]`, or `gtp:COMMAND LINE`
+/// (an external GTP v2 engine; quote the whole spec in the shell).
+#[derive(ClapArgs)]
+pub struct Args {
+    /// The player whose results are reported (wins, score and Elo are A's).
+    a: String,
+    /// The opponent.
+    b: String,
+    /// Games in all; even, since each opening is played twice with the colours swapped.
+    #[arg(long, default_value_t = 100)]
+    games: u32,
+    #[command(flatten)]
+    game: GameOptions,
+    /// Games played at once, each thread with its own pair of players (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Stop as soon as a sequential probability ratio test decides between Elo `elo0` and
+    /// `elo1` (A's advantage), as `elo0,elo1` or `elo0,elo1,alpha,beta` (default 0.05 each).
+    #[arg(long, allow_hyphen_values = true)]
+    sprt: Option<String>,
+    /// Random legal moves that open every game pair, so that deterministic players do not
+    /// play the same game over and over.
+    #[arg(long, default_value_t = 4)]
+    openings: usize,
+    /// Folder for the game records: `game-NNNN.moves` (input for `ghast replay`) and
+    /// `match.json` (options, replay command line, players and result of every game).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Seed of the openings and of the players' random choices.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+/// The game's rules, as for `ghast replay`. Read as wide signed numbers so that out-of-range
+/// values reach the rules' validation and get its one-line message instead of a usage dump.
+#[derive(ClapArgs)]
+pub struct GameOptions {
+    /// Hexes per side of the board (2..=7).
+    #[arg(long, default_value_t = 6, allow_negative_numbers = true)]
+    size: i64,
+    /// Tile lead that wins at once (>= 1).
+    #[arg(long, default_value_t = 9, allow_negative_numbers = true)]
+    win_margin: i64,
+    /// Points added to Blue's score (a multiple of 0.5).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    komi: f64,
+    /// Vetoes of Orange and Blue, as `O,B`.
+    #[arg(long, default_value = "0,0", allow_hyphen_values = true)]
+    vetoes: String,
+    /// Turns after which the game ends as at passes (default: 4 times the hexes).
+    #[arg(long, allow_negative_numbers = true)]
+    max_turns: Option<i64>,
+}
+
+impl GameOptions {
+    fn validate(&self) -> anyhow::Result<GhastOptions> {
+        let vetoes = parse_vetoes(&self.vetoes).map_err(input_error)?;
+        RawOptions {
+            size: self.size,
+            win_margin: self.win_margin,
+            komi: self.komi,
+            vetoes,
+            max_turns: self.max_turns,
+            ..RawOptions::default()
+        }
+        .validate()
+        .map_err(input_error)
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let options = args.game.validate()?;
+    let a: PlayerSpec = args.a.parse().map_err(input_error)?;
+    let b: PlayerSpec = args.b.parse().map_err(input_error)?;
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(|text| {
+            text.parse::<SprtParams>()
+                .map_err(|e| input_error(format!("--sprt: {e}")))
+        })
+        .transpose()?;
+    let writer = args
+        .out
+        .as_deref()
+        .map(|dir| {
+            RecordWriter::create(dir, &options)
+                .with_context(|| format!("cannot create the record folder {}", dir.display()))
+        })
+        .transpose()?;
+    let game_match = Match {
+        options,
+        a: &a,
+        b: &b,
+        settings: MatchSettings {
+            games: args.games,
+            threads: args.threads.unwrap_or_else(default_threads),
+            opening_moves: args.openings,
+            sprt,
+            seed: args.seed,
+        },
+    };
+    let bar = progress_bar(u64::from(args.games));
+    bar.set_message(format!("{a} vs {b}"));
+    let mut write_error = None;
+    let result = game_match.run(&mut |record| {
+        warn_forfeit(&bar, record);
+        if let Some(writer) = &writer
+            && let Err(error) = writer.write_game(record)
+        {
+            write_error.get_or_insert(error);
+        }
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    let result = result.map_err(input_error)?;
+    if let Some(error) = write_error {
+        return Err(error).context("cannot write a game record");
+    }
+    if let Some(writer) = &writer {
+        let summary = writer
+            .write_summary(&result)
+            .context("cannot write match.json")?;
+        println!(
+            "records: {}",
+            summary.parent().unwrap_or(&summary).display()
+        );
+    }
+    print_result(&result, sprt.as_ref());
+    Ok(())
+}
+
+/// A bar of `games` games with the pairing as its message.
+pub fn progress_bar(games: u64) -> ProgressBar {
+    let bar = ProgressBar::new(games);
+    bar.set_style(
+        ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} games, {elapsed} (eta {eta})")
+            .expect("a valid progress template")
+            .progress_chars("=> "),
+    );
+    bar
+}
+
+/// Says above the bar which player forfeited a game and why (an engine's crash or illegal
+/// move), since the result alone would hide it.
+pub fn warn_forfeit(bar: &ProgressBar, record: &GameRecord) {
+    if let Some(why) = &record.ending.forfeit {
+        let loser = record.loser().unwrap_or("a player");
+        // `suspend` rather than `println`: a hidden bar (output not a terminal) drops the latter.
+        bar.suspend(|| eprintln!("warning: game {}: {loser} forfeits: {why}", record.index));
+    }
+}
+
+fn print_result(result: &MatchResult, sprt: Option<&SprtParams>) {
+    let wdl = result.wdl;
+    println!(
+        "{} vs {}: {} wins, {} draws, {} losses for {}",
+        result.a, result.b, wdl.wins, wdl.draws, wdl.losses, result.a
+    );
+    println!("{}", result.stats());
+    if let (Some(params), Some(status)) = (sprt, result.sprt) {
+        println!("{}", sprt_line(params, &status, wdl.games()));
+    }
+}
+
+fn sprt_line(params: &SprtParams, status: &SprtStatus, games: u32) -> String {
+    let test = format!("SPRT elo0={} elo1={}", params.elo0, params.elo1);
+    let bounds = format!(
+        "llr {:.2} in [{:.2}, {:.2}]",
+        status.llr, status.lower_bound, status.upper_bound
+    );
+    match status.decision {
+        SprtDecision::AcceptH1 => {
+            format!(
+                "{test}: H1 accepted (A is stronger by elo1 or more) after {games} games, {bounds}"
+            )
+        }
+        SprtDecision::AcceptH0 => {
+            format!(
+                "{test}: H0 accepted (A is not stronger than elo0) after {games} games, {bounds}"
+            )
+        }
+        SprtDecision::Continue => format!("{test}: undecided after {games} games, {bounds}"),
+    }
+}
+
+/// One thread per core.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+fn input_error(error: impl ToString) -> anyhow::Error {
+    anyhow::Error::new(InputError(error.to_string()))
+}

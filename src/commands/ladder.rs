@@ -1,0 +1,108 @@
+//! `ghast ladder --run DIR`: rates every generation of a training run together with fixed
+//! baselines, caches the results so that a rerun only plays new pairings, and plots the
+//! ratings against generation and training time.
+
+use super::arena::{default_threads, progress_bar, warn_forfeit};
+use crate::InputError;
+use arena::PlayerSpec;
+use arena::ladder::{Ladder, LadderError, LadderEvent, LadderSettings};
+use clap::Args as ClapArgs;
+use std::path::PathBuf;
+
+#[derive(ClapArgs)]
+pub struct Args {
+    /// The training run's folder (checkpoints in RUN/models; results and plots go to
+    /// RUN/ladder).
+    #[arg(long)]
+    run: PathBuf,
+    /// Games per new pairing (even): each generation meets its predecessor and every
+    /// baseline, each baseline the one listed before it.
+    #[arg(long, default_value_t = 20)]
+    games: u32,
+    /// Fixed opponents, comma separated (player specs as for `ghast arena`); `random` is
+    /// rated 0 when it is among them.
+    #[arg(long, default_value = "random,greedy,uct:200")]
+    baselines: String,
+    /// Search visits per move of every generation.
+    #[arg(long, default_value_t = 64)]
+    visits: u32,
+    /// Games played at once (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Random legal moves that open every game pair.
+    #[arg(long, default_value_t = 4)]
+    openings: usize,
+    /// Seed of the openings and of the players' random choices.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let input_error = |message: String| anyhow::Error::new(InputError(message));
+    let baselines = args
+        .baselines
+        .split(',')
+        .map(|spec| spec.trim().parse::<PlayerSpec>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| input_error(format!("--baselines: {e}")))?;
+    if args.visits == 0 {
+        return Err(input_error("--visits must be at least 1".to_owned()));
+    }
+    let ladder = Ladder::new(
+        &args.run,
+        LadderSettings {
+            games_per_pair: args.games,
+            baselines,
+            visits: args.visits,
+            threads: args.threads.unwrap_or_else(default_threads),
+            opening_moves: args.openings,
+            seed: args.seed,
+        },
+    );
+    let bar = progress_bar(u64::from(args.games));
+    let report = ladder.run(&mut |event| match event {
+        LadderEvent::Pairing { index, total, a, b } => {
+            bar.reset();
+            bar.set_message(format!("({}/{total}) {a} vs {b}", index + 1));
+        }
+        LadderEvent::Game(record) => {
+            warn_forfeit(&bar, record);
+            bar.inc(1);
+        }
+    });
+    bar.finish_and_clear();
+    let report = report.map_err(|error| match error {
+        LadderError::Rating(_) | LadderError::Plot(_) => anyhow::Error::new(error),
+        _ => input_error(error.to_string()),
+    })?;
+    println!(
+        "{} new pairings played, {} from {}",
+        report.played_pairs,
+        report.cached_pairs,
+        ladder.dir().join("results.json").display()
+    );
+    let width = report
+        .ratings
+        .iter()
+        .map(|r| r.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    println!(
+        "{:<width$}  {:>7}  {:>17}  {:>5}",
+        "name", "Elo", "95% interval", "games"
+    );
+    for rating in &report.ratings {
+        println!(
+            "{:<width$}  {:>+7.0}  [{:>+6.0}, {:>+6.0}]  {:>5}",
+            rating.name, rating.elo, rating.lower, rating.upper, rating.games
+        );
+    }
+    println!("anchor: {} = 0", report.anchor);
+    println!(
+        "plots: {} and {}",
+        report.plot.png.display(),
+        report.plot.svg.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,178 @@
+//! Drives `ghast arena` and `ghast ladder` end to end: results, saved records that
+//! `ghast replay` reproduces, SPRT, bad input, and a ladder over a fake run.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+#[path = "fixtures/tiny_run.rs"]
+mod tiny_run;
+
+const SMALL: [&str; 4] = ["--size", "4", "--win-margin", "5"];
+
+fn ghast(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ghast"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start ghast");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn arena(args: &[&str]) -> Output {
+    let mut all = vec!["arena"];
+    all.extend_from_slice(args);
+    ghast(&all, "")
+}
+
+#[test]
+fn a_match_reports_results_and_saves_replayable_records() {
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().to_str().unwrap();
+    let mut args = vec![
+        "greedy",
+        "random",
+        "--games",
+        "8",
+        "--threads",
+        "2",
+        "--out",
+        dir,
+    ];
+    args.extend(SMALL);
+    let output = arena(&args);
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(stdout.contains("greedy vs random: "), "{stdout}");
+    assert!(stdout.contains("Elo"), "{stdout}");
+
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.path().join("match.json")).unwrap()).unwrap();
+    let replay_command = summary["replay"].as_str().unwrap();
+    let replay_args: Vec<&str> = replay_command
+        .split_whitespace()
+        .skip(1)
+        .take_while(|word| *word != "<")
+        .collect();
+    assert_eq!(
+        replay_args[..5],
+        ["replay", "--size", "4", "--win-margin", "5"]
+    );
+    let games = summary["games"].as_array().unwrap();
+    assert_eq!(games.len(), 8);
+    for game in games {
+        let moves =
+            std::fs::read_to_string(out.path().join(game["file"].as_str().unwrap())).unwrap();
+        let replayed = ghast(&replay_args, &moves);
+        assert!(replayed.status.success(), "{}", text(&replayed.stderr));
+        let last = text(&replayed.stdout).lines().last().unwrap().to_owned();
+        assert!(last.starts_with("result "), "a finished game: {last}");
+        assert!(
+            last.ends_with(game["reason"].as_str().unwrap()),
+            "{last} vs {game}"
+        );
+    }
+}
+
+#[test]
+fn sprt_stops_a_lopsided_match_and_names_the_hypothesis() {
+    let mut args = vec!["uct:50", "random", "--games", "200", "--sprt", "0,200"];
+    args.extend(SMALL);
+    let output = arena(&args);
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    assert!(!stdout.contains("200 games"), "stopped early: {stdout}");
+}
+
+#[test]
+fn bad_input_exits_2_with_a_message_naming_it() {
+    for (args, expected) in [
+        (vec!["grandmaster", "random"], "player `grandmaster`"),
+        (vec!["random", "greedy", "--games", "3"], "even number"),
+        (
+            vec!["random", "greedy", "--sprt", "10,0"],
+            "--sprt: elo0 (10) must be below elo1 (0)",
+        ),
+        (
+            vec!["random", "greedy", "--size", "9"],
+            "size must be 2..=7, got 9",
+        ),
+    ] {
+        let output = arena(&args);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn ladder_prints_a_table_and_draws_the_plots() {
+    let run = tempfile::tempdir().unwrap();
+    let options = ghast::RawOptions {
+        size: 3,
+        win_margin: 4,
+        ..ghast::RawOptions::default()
+    }
+    .validate()
+    .unwrap();
+    tiny_run::write_tiny_run(run.path(), &options, &[1, 2]);
+    let run_arg = run.path().to_str().unwrap();
+    let args = [
+        "ladder",
+        "--run",
+        run_arg,
+        "--games",
+        "2",
+        "--baselines",
+        "random,greedy",
+        "--visits",
+        "2",
+    ];
+    let output = ghast(&args, "");
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    for name in [
+        "gen-0001@2",
+        "gen-0002@2",
+        "random",
+        "greedy",
+        "anchor: random = 0",
+    ] {
+        assert!(stdout.contains(name), "{name} in {stdout}");
+    }
+    let ladder = run.path().join("ladder");
+    for file in ["ratings.png", "ratings.svg", "results.json"] {
+        assert!(is_nonempty(&ladder.join(file)), "{file}");
+    }
+    let rerun = text(&ghast(&args, "").stdout);
+    assert!(
+        rerun.starts_with("0 new pairings played, 6 from"),
+        "{rerun}"
+    );
+}
+
+#[test]
+fn ladder_without_checkpoints_is_bad_input() {
+    let run = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(run.path().join("models")).unwrap();
+    let output = ghast(&["ladder", "--run", run.path().to_str().unwrap()], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("no generation checkpoints"));
+}
+
+fn is_nonempty(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
+}
