@@ -4,6 +4,7 @@ mod export;
 mod gtp;
 mod ladder;
 mod replay;
+mod serve;
 mod train;
 
 use clap::Subcommand;
@@ -22,6 +23,8 @@ pub enum Command {
     Export(export::Args),
     /// Play as a GTP engine on standard input and output (see `ghast gtp --help` for colours and extensions).
     Gtp(gtp::Args),
+    /// Serve a web page to play against a bot and analyse positions.
+    Serve(serve::Args),
     /// Replay moves read from standard input and print every position (and the result).
     Replay(replay::Args),
     /// Measure the speed of the rules, the search, the network and the self-play loop.
@@ -36,6 +39,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Ladder(args) => ladder::run(args),
         Command::Export(args) => export::run(args),
         Command::Gtp(args) => gtp::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Bench(bench) => bench::run(bench),
     }

@@ -1,0 +1,5 @@
+//! The page, embedded so that the binary serves it without any files beside it.
+
+pub const PAGE: &str = include_str!("page/index.html");
+pub const CSS: &str = include_str!("page/page.css");
+pub const JS: &str = include_str!("page/page.js");

@@ -1,0 +1,123 @@
+//! `ghast serve` end to end in a real browser: the binary serves a tiny random network, and
+//! headless Chromium (driven by playwright-core, tests/browser/play.mjs) plays a few moves by
+//! clicking and checks the page against the API.
+//!
+//! Needs `scripts/setup-browser.sh` (Chromium and playwright-core). Set `GHAST_SCREENSHOT` to
+//! a path to keep the screenshot (docs/serve.png is made this way).
+
+use game::{Game, Planes};
+use ghast::{CHANNELS, Ghast, GhastOptions};
+use nn::checkpoint::{self, Provenance};
+use nn::{NetConfig, Network, Preset};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const SERVER_START: Duration = Duration::from_secs(60);
+const BROWSER_RUN: Duration = Duration::from_secs(120);
+
+/// A child process that is killed when the test ends, however it ends.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn browser_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser")
+}
+
+/// A tiny network with random weights, as a checkpoint file; returns its path.
+fn write_random_bot(dir: &Path) -> PathBuf {
+    let options = GhastOptions::default();
+    let layout = Ghast::new(&options).policy_layout();
+    let network = Network::new(
+        NetConfig::preset(Preset::Tiny, CHANNELS, layout),
+        tch::Device::Cpu,
+    );
+    let provenance = Provenance {
+        game: Ghast::NAME.to_string(),
+        game_options: options,
+        generation: 0,
+        training_step: 0,
+    };
+    let weights = dir.join("random.safetensors");
+    checkpoint::save(&network, &provenance, &weights).expect("save the net");
+    weights
+}
+
+/// Starts `ghast serve` on a free port of 127.0.0.1 and returns it with its address.
+fn start_server(bot: &Path) -> (Killed, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ghast"))
+        .args(["serve", "--port", "0", "--visits", "16", "--bot"])
+        .arg(bot)
+        // The CPU on every machine, so the test runs the same with or without a GPU.
+        .env("CUDA_VISIBLE_DEVICES", "")
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start ghast serve");
+    let stdout = child.stdout.take().unwrap();
+    let server = Killed(child);
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = send.send(line);
+        }
+    });
+    let line = receive
+        .recv_timeout(SERVER_START)
+        .expect("ghast serve prints its address");
+    let url = line
+        .split_once("listening on ")
+        .map(|(_, url)| url.to_string())
+        .unwrap_or_else(|| panic!("unexpected first line: {line}"));
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    (server, url)
+}
+
+#[test]
+fn a_person_can_play_against_the_bot_in_a_browser() {
+    let browser = browser_dir();
+    assert!(
+        Path::new(CHROMIUM).exists() && browser.join("node_modules/playwright-core").exists(),
+        "Chromium or playwright-core is missing: run scripts/setup-browser.sh"
+    );
+    let temp = tempfile::tempdir().unwrap();
+    let bot = write_random_bot(temp.path());
+    let (_server, url) = start_server(&bot);
+
+    let screenshot = temp.path().join("serve.png");
+    let mut node = Killed(
+        Command::new("node")
+            .arg(browser.join("play.mjs"))
+            .arg(&url)
+            .arg(&screenshot)
+            .spawn()
+            .expect("start node"),
+    );
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = node.0.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < BROWSER_RUN,
+            "the browser run took over {BROWSER_RUN:?}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(status.success(), "the browser run failed: {status}");
+    assert!(
+        std::fs::metadata(&screenshot).unwrap().len() > 10_000,
+        "an empty screenshot"
+    );
+    if let Some(keep) = std::env::var_os("GHAST_SCREENSHOT") {
+        std::fs::copy(&screenshot, keep).expect("copy the screenshot to GHAST_SCREENSHOT");
+    }
+}
