@@ -33,8 +33,14 @@ mod tests {
         };
         let mut watch = ResignWatch::default();
         assert!(!watch.observe(&config, Side::First, -0.95));
-        assert!(!watch.observe(&config, Side::Second, -0.95), "streaks are per side");
-        assert!(!watch.observe(&config, Side::First, -0.5), "a hopeful move breaks the streak");
+        assert!(
+            !watch.observe(&config, Side::Second, -0.95),
+            "streaks are per side"
+        );
+        assert!(
+            !watch.observe(&config, Side::First, -0.5),
+            "a hopeful move breaks the streak"
+        );
         assert!(!watch.observe(&config, Side::First, -0.95));
         assert!(watch.observe(&config, Side::First, -0.99));
     }

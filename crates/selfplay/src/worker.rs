@@ -35,7 +35,9 @@ impl<G: Game> Worker<G> {
         let trees = (0..config.games_in_flight)
             .map(|_| Tree::new(start.clone(), config.search.clone(), rng.random()))
             .collect();
-        let games = (0..config.games_in_flight).map(|_| GameInFlight::default()).collect();
+        let games = (0..config.games_in_flight)
+            .map(|_| GameInFlight::default())
+            .collect();
         let mut worker = Self {
             config,
             options,
@@ -92,12 +94,16 @@ impl<G: Game> Worker<G> {
                 return Some(game.finish(tree.game(), Outcome::Win(mover.other()), "resign"));
             }
             let move_index = game.moves.len() as u32;
-            game.would_have_resigned
-                .get_or_insert(ResignPlaythrough { side: mover, move_index });
+            game.would_have_resigned.get_or_insert(ResignPlaythrough {
+                side: mover,
+                move_index,
+            });
         }
         let visits = if game.full_search {
             let visits = tree.root_visits().into_iter();
-            visits.map(|(action, count)| (action as u32, count)).collect()
+            visits
+                .map(|(action, count)| (action as u32, count))
+                .collect()
         } else {
             Vec::new()
         };
@@ -145,7 +151,9 @@ impl<G: Game> Worker<G> {
         self.trees[slot].reset(&position);
         self.games[slot] = GameInFlight {
             moves: opening,
-            playthrough: self.rng.random_bool(self.config.resign.playthrough_fraction),
+            playthrough: self
+                .rng
+                .random_bool(self.config.resign.playthrough_fraction),
             generation: self.generation,
             ..GameInFlight::default()
         };

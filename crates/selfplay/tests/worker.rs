@@ -4,7 +4,13 @@ use mcts::UniformEvaluator;
 use selfplay::{ResignConfig, SelfplayConfig, Worker};
 
 fn small_board() -> GhastOptions {
-    RawOptions { size: 3, win_margin: 3, ..RawOptions::default() }.validate().unwrap()
+    RawOptions {
+        size: 3,
+        win_margin: 3,
+        ..RawOptions::default()
+    }
+    .validate()
+    .unwrap()
 }
 
 fn play_games(config: SelfplayConfig, wanted: usize) -> Vec<replay::GameRecord> {
@@ -27,7 +33,10 @@ fn records_replay_to_their_final_position_and_outcome() {
         full_visits: 24,
         cheap_visits: 6,
         full_search_probability: 0.5,
-        resign: ResignConfig { consecutive_moves: 0, ..ResignConfig::default() },
+        resign: ResignConfig {
+            consecutive_moves: 0,
+            ..ResignConfig::default()
+        },
         ..SelfplayConfig::default()
     };
     let records = play_games(config.clone(), 12);
@@ -35,15 +44,24 @@ fn records_replay_to_their_final_position_and_outcome() {
         assert_eq!(record.generation, 3);
         let mut game = Ghast::new(&small_board());
         for played in &record.moves {
-            assert!(game.is_legal(played.action as usize), "illegal move in a record");
+            assert!(
+                game.is_legal(played.action as usize),
+                "illegal move in a record"
+            );
             if played.full_search {
                 let visits: u32 = played.visits.iter().map(|&(_, n)| n).sum();
                 // The root's own first visit expanded it; every other visit went to a child.
-                assert!(visits + 1 >= config.full_visits, "a full search has its budget: {visits}");
+                assert!(
+                    visits + 1 >= config.full_visits,
+                    "a full search has its budget: {visits}"
+                );
                 let best = played.visits.iter().max_by_key(|&&(_, n)| n).unwrap();
                 assert!(game.is_legal(best.0 as usize));
             } else {
-                assert!(played.visits.is_empty(), "cheap searches give no policy target");
+                assert!(
+                    played.visits.is_empty(),
+                    "cheap searches give no policy target"
+                );
             }
             game.apply(played.action as usize);
         }
@@ -51,9 +69,20 @@ fn records_replay_to_their_final_position_and_outcome() {
         assert_eq!(game.end_reason(), Some(record.end_reason.as_str()));
         assert_eq!(game.position_text(), record.final_position);
     }
-    let full = records.iter().flat_map(|r| &r.moves).filter(|m| m.full_search).count();
-    let searched = records.iter().flat_map(|r| &r.moves).filter(|m| m.root_value != 0.0 || m.full_search).count();
-    assert!(full > 0 && full < searched, "playout cap randomisation mixes full and cheap searches");
+    let full = records
+        .iter()
+        .flat_map(|r| &r.moves)
+        .filter(|m| m.full_search)
+        .count();
+    let searched = records
+        .iter()
+        .flat_map(|r| &r.moves)
+        .filter(|m| m.root_value != 0.0 || m.full_search)
+        .count();
+    assert!(
+        full > 0 && full < searched,
+        "playout cap randomisation mixes full and cheap searches"
+    );
 }
 
 #[test]
@@ -64,7 +93,11 @@ fn hopeless_sides_resign_unless_the_game_is_played_through() {
         full_visits: 8,
         cheap_visits: 4,
         random_opening_moves: 0,
-        resign: ResignConfig { threshold: 2.0, consecutive_moves: 1, playthrough_fraction: 0.0 },
+        resign: ResignConfig {
+            threshold: 2.0,
+            consecutive_moves: 1,
+            playthrough_fraction: 0.0,
+        },
         ..SelfplayConfig::default()
     };
     for record in play_games(resigning.clone(), 4) {
@@ -73,12 +106,17 @@ fn hopeless_sides_resign_unless_the_game_is_played_through() {
         assert_eq!(record.outcome, Outcome::Win(game::Side::Second));
     }
     let played_through = SelfplayConfig {
-        resign: ResignConfig { playthrough_fraction: 1.0, ..resigning.resign },
+        resign: ResignConfig {
+            playthrough_fraction: 1.0,
+            ..resigning.resign
+        },
         ..resigning
     };
     for record in play_games(played_through, 4) {
         assert_ne!(record.end_reason, "resign");
-        let would = record.resign_playthrough.expect("the would-be resigner is recorded");
+        let would = record
+            .resign_playthrough
+            .expect("the would-be resigner is recorded");
         assert_eq!((would.side, would.move_index), (game::Side::First, 0));
     }
 }
