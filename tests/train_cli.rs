@@ -17,7 +17,12 @@ fn files(dir: &Path, prefix: &str) -> Vec<PathBuf> {
     };
     let mut found: Vec<PathBuf> = entries
         .map(|entry| entry.unwrap().path())
-        .filter(|path| path.file_name().unwrap().to_string_lossy().starts_with(prefix))
+        .filter(|path| {
+            path.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(prefix)
+        })
         .collect();
     found.sort();
     found
@@ -28,13 +33,27 @@ fn a_tiny_run_writes_generations_shards_and_curves() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");
     let output = ghast()
-        .args(["train", "--config", "configs/tiny.toml", "--generations", "2", "--run"])
+        .args([
+            "train",
+            "--config",
+            "configs/tiny.toml",
+            "--generations",
+            "2",
+            "--run",
+        ])
         .arg(&run)
         .output()
         .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let models = files(&run.join("models"), "gen-");
-    assert!(models.len() >= 6, "generations 0..=2 with sidecars: {models:?}");
+    assert!(
+        models.len() >= 6,
+        "generations 0..=2 with sidecars: {models:?}"
+    );
     assert!(!files(&run.join("shards"), "shard-").is_empty());
 
     let script = r#"
@@ -49,8 +68,17 @@ for tag in ["loss/policy", "loss/wdl", "loss/lead", "loss/ownership", "train/lea
 print(len(tags))
 "#;
     let python = Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
-    let read = Command::new(python).arg("-c").arg(script).arg(run.join("tensorboard")).output().unwrap();
-    assert!(read.status.success(), "tensorboard could not read the curves: {}", String::from_utf8_lossy(&read.stderr));
+    let read = Command::new(python)
+        .arg("-c")
+        .arg(script)
+        .arg(run.join("tensorboard"))
+        .output()
+        .unwrap();
+    assert!(
+        read.status.success(),
+        "tensorboard could not read the curves: {}",
+        String::from_utf8_lossy(&read.stderr)
+    );
 }
 
 #[test]
@@ -58,7 +86,14 @@ fn a_killed_run_resumes_with_nothing_lost() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");
     let mut child = ghast()
-        .args(["train", "--config", "configs/tiny.toml", "--generations", "1000", "--run"])
+        .args([
+            "train",
+            "--config",
+            "configs/tiny.toml",
+            "--generations",
+            "1000",
+            "--run",
+        ])
         .arg(&run)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -66,14 +101,21 @@ fn a_killed_run_resumes_with_nothing_lost() {
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(120);
     while files(&run.join("models"), "gen-0002.json").is_empty() {
-        assert!(Instant::now() < deadline, "no second generation within two minutes");
+        assert!(
+            Instant::now() < deadline,
+            "no second generation within two minutes"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     child.kill().unwrap();
     child.wait().unwrap();
     let shards = files(&run.join("shards"), "shard-");
     let models = files(&run.join("models"), "gen-");
-    let latest: u64 = std::fs::read_to_string(run.join("models/latest")).unwrap().trim().parse().unwrap();
+    let latest: u64 = std::fs::read_to_string(run.join("models/latest"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
 
     let output = ghast()
         .args(["train", "--resume", "--generations"])
@@ -84,30 +126,60 @@ fn a_killed_run_resumes_with_nothing_lost() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
-    assert!(stderr.contains(&format!("resuming at generation {latest}")), "{stderr}");
+    assert!(
+        stderr.contains(&format!("resuming at generation {latest}")),
+        "{stderr}"
+    );
     for file in shards.iter().chain(&models) {
         assert!(file.exists(), "{} was lost", file.display());
     }
-    let resumed_latest: u64 = std::fs::read_to_string(run.join("models/latest")).unwrap().trim().parse().unwrap();
-    assert!(resumed_latest > latest, "the resumed run trained on: {resumed_latest} after {latest}");
-    assert!(files(&run.join("shards"), "shard-").len() > shards.len(), "the resumed run played on");
+    let resumed_latest: u64 = std::fs::read_to_string(run.join("models/latest"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(
+        resumed_latest > latest,
+        "the resumed run trained on: {resumed_latest} after {latest}"
+    );
+    assert!(
+        files(&run.join("shards"), "shard-").len() > shards.len(),
+        "the resumed run played on"
+    );
 }
 
 #[test]
 fn a_second_start_in_the_same_folder_is_refused_and_bad_configs_are_named() {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("bad.toml");
-    std::fs::write(&config, "[game]\nsize = 3\nwin_margn = 2\n[network]\npreset = \"tiny\"\n").unwrap();
-    let output = ghast().args(["train", "--config"]).arg(&config).arg("--run").arg(dir.path().join("r")).output().unwrap();
+    std::fs::write(
+        &config,
+        "[game]\nsize = 3\nwin_margn = 2\n[network]\npreset = \"tiny\"\n",
+    )
+    .unwrap();
+    let output = ghast()
+        .args(["train", "--config"])
+        .arg(&config)
+        .arg("--run")
+        .arg(dir.path().join("r"))
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("win_margn"), "the unknown field is named: {stderr}");
+    assert!(
+        stderr.contains("win_margn"),
+        "the unknown field is named: {stderr}"
+    );
     assert!(!stderr.contains("panicked"), "{stderr}");
 
     let run = dir.path().join("run");
     std::fs::create_dir_all(&run).unwrap();
     std::fs::write(run.join("config.toml"), "").unwrap();
-    let output = ghast().args(["train", "--config", "configs/tiny.toml", "--run"]).arg(&run).output().unwrap();
+    let output = ghast()
+        .args(["train", "--config", "configs/tiny.toml", "--run"])
+        .arg(&run)
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("--resume"), "{stderr}");
