@@ -3,16 +3,33 @@
 use crate::bits::Bits;
 use crate::tables::Tables;
 
-/// One bitboard per colour (0 Orange, 1 Blue) and orientation.
+/// The tiles on the board: one bitboard per colour (0 Orange, 1 Blue) and orientation, plus
+/// views of them that removal needs on every placement. The views are updated as tiles come
+/// and go rather than rebuilt from the orientation boards each time, which used to be most of
+/// the cost of a placement.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Board<B> {
     tiles: [[B; 6]; 2],
+    /// Each colour's tiles, whatever their orientation.
+    colours: [B; 2],
+    /// `couplers[c][d]`: tiles of colour c with a regular coupler facing an on-board hex in
+    /// direction d. A coupler facing off the board gives neither oxygen nor a link, and
+    /// leaving it out means every member has a neighbour in direction d, so removal can shift
+    /// these sets without masking against wrap-round.
+    couplers: [[B; 6]; 2],
+    /// Tiles of each colour. Counted as they come and go because the end checks need both
+    /// counts after every turn, and a 128-bit popcount is a long instruction sequence on
+    /// baseline x86-64.
+    counts: [u32; 2],
 }
 
 impl<B: Bits> Board<B> {
     pub fn empty() -> Self {
         Board {
             tiles: [[B::ZERO; 6]; 2],
+            colours: [B::ZERO; 2],
+            couplers: [[B::ZERO; 6]; 2],
+            counts: [0; 2],
         }
     }
 
@@ -21,13 +38,15 @@ impl<B: Bits> Board<B> {
     }
 
     pub fn colour(&self, colour: usize) -> B {
-        self.tiles[colour]
-            .iter()
-            .fold(B::ZERO, |acc, &set| acc | set)
+        self.colours[colour]
+    }
+
+    pub fn count(&self, colour: usize) -> u32 {
+        self.counts[colour]
     }
 
     pub fn occupied(&self) -> B {
-        self.colour(0) | self.colour(1)
+        self.colours[0] | self.colours[1]
     }
 
     /// The colour and orientation of the tile on `cell`, if any.
@@ -37,17 +56,25 @@ impl<B: Bits> Board<B> {
             .find(|&(c, o)| self.tiles[c][o].contains(cell))
     }
 
-    pub fn place(&mut self, colour: usize, orientation: usize, cell: usize) {
-        self.tiles[colour][orientation] |= B::bit(cell);
+    /// Puts a tile on the empty hex `cell`, without removal.
+    pub fn place(&mut self, tables: &Tables<B>, colour: usize, orientation: usize, cell: usize) {
+        let bit = B::bit(cell);
+        self.tiles[colour][orientation] |= bit;
+        self.colours[colour] |= bit;
+        for &offset in tables.coupler_offsets() {
+            let d = (orientation + offset) % 6;
+            self.couplers[colour][d] |= bit & tables.can_step(d);
+        }
+        self.counts[colour] += 1;
     }
 
     /// Places a tile and removes, in one round, every tile that is not alive. Returns the
     /// Zobrist change.
     ///
-    /// When every tile was alive before (`settled`), only a colour with a coupler facing the
-    /// filled hex can lose oxygen, and the new tile's colour can only gain a tile that needs
-    /// checking when the new tile is not a source itself; other colours keep every tile.
-    /// Skipping their flood fill is what makes most placements cheap.
+    /// When every tile was alive before (`settled`), only the tiles with a coupler facing the
+    /// filled hex can have lost their oxygen, plus the new tile itself: every other tile still
+    /// has the source and the links that made it alive. So a colour needs a flood fill only
+    /// when one of those tiles is not a source any more, and most placements need none.
     pub fn place_and_remove(
         &mut self,
         tables: &Tables<B>,
@@ -56,75 +83,97 @@ impl<B: Bits> Board<B> {
         cell: usize,
         settled: bool,
     ) -> u64 {
-        let empty_before = tables.on_board & !self.occupied();
-        self.place(colour, orientation, cell);
-        let empty = empty_before ^ B::bit(cell);
-        let mut check = [!settled; 2];
-        if settled {
-            for (c, needed) in check.iter_mut().enumerate() {
-                let facing = (0..6).fold(B::ZERO, |acc, o| {
-                    acc | (self.tiles[c][o] & tables.facing(cell, o))
-                });
-                *needed = !facing.is_zero();
-            }
-            check[colour] |= (tables.coupled(cell, orientation) & empty).is_zero();
-        }
+        self.place(tables, colour, orientation, cell);
+        let empty = tables.on_board & !self.occupied();
+        let facing = tables.facing(cell);
         let mut key = tables.key(colour, orientation, cell);
-        for c in (0..2).filter(|&c| check[c]) {
-            let own = &mut self.tiles[c];
-            let alive = alive(tables, own, empty);
-            for (orientation, set) in own.iter_mut().enumerate() {
-                let dead = *set & !alive;
-                if !dead.is_zero() {
-                    key ^= dead
-                        .ones()
-                        .fold(0, |k, dead_cell| k ^ tables.key(c, orientation, dead_cell));
-                    *set &= alive;
-                }
+        for c in 0..2 {
+            let at_risk = if settled {
+                let new = if c == colour { B::bit(cell) } else { B::ZERO };
+                (0..6).fold(new, |acc, o| acc | (self.tiles[c][o] & facing[o]))
+            } else {
+                self.colours[c]
+            };
+            if at_risk.is_zero() {
+                continue;
+            }
+            let sources = self.sources(tables, c, empty);
+            let lost = at_risk & !sources;
+            if !lost.is_zero() {
+                let alive = self.alive(tables, c, sources, lost);
+                key ^= self.keep(tables, c, alive);
             }
         }
         key
     }
-}
 
-/// The tiles of one colour (`own`, by orientation) that are alive: reachable from a source by
-/// links, computed as a bitboard flood fill over all cells at once.
-#[inline]
-fn alive<B: Bits>(tables: &Tables<B>, own: &[B; 6], empty: B) -> B {
-    let all = own.iter().fold(B::ZERO, |acc, &set| acc | set);
-    // couplers[d]: tiles with a regular coupler facing direction d.
-    let mut couplers = [B::ZERO; 6];
-    for &offset in tables.coupler_offsets() {
-        for (o, &set) in own.iter().enumerate() {
-            let d = o + offset;
-            couplers[if d >= 6 { d - 6 } else { d }] |= set;
-        }
+    /// Tiles of colour `c` with a regular coupler facing an empty on-board hex.
+    #[inline(always)]
+    fn sources(&self, tables: &Tables<B>, c: usize, empty: B) -> B {
+        let couplers = &self.couplers[c];
+        (0..6).fold(B::ZERO, |acc, d| {
+            acc | (couplers[d] & tables.step((d + 3) % 6, empty))
+        })
     }
-    let mut live = B::ZERO;
-    for (d, &facing) in couplers.iter().enumerate() {
-        live |= facing & tables.step((d + 3) % 6, empty);
+
+    /// The tiles of colour `c` that are alive, given its `sources` and the tiles that `lost`
+    /// the oxygen they may have had: in a settled position, the tiles at risk that are not
+    /// sources; otherwise every tile that is not a source.
+    ///
+    /// A tile that `lost` does not link to, directly or through other tiles, still has the
+    /// path from a source that made it alive, so only the tiles reached from `lost` are
+    /// suspects. Two flood fills over the suspects replace one over the whole colour, which
+    /// matters because a fill costs a round per link in the longest chain it follows.
+    fn alive(&self, tables: &Tables<B>, c: usize, sources: B, lost: B) -> B {
+        let (own, couplers, all) = (&self.tiles[c], &self.couplers[c], self.colours[c]);
+        // links[d]: tiles with a two-way coupler link to their neighbour in direction d.
+        let links: [B; 6] =
+            std::array::from_fn(|d| couplers[d] & tables.step((d + 3) % 6, couplers[(d + 3) % 6]));
+        // ranged[g]: tiles with a ranged link to the tile two steps away in direction g, whose
+        // receiver faces back (g + 3).
+        let ranged: [B; 6] = std::array::from_fn(|g| {
+            let receivers = own[tables.receiving[g]];
+            own[tables.shooter[g]] & tables.jump((g + 3) % 6, receivers)
+        });
+        // Grows `set` along links until it stops growing or covers `goal`, spreading only
+        // from the tiles added in the previous round. A link's far end holds a tile, so the
+        // steps need no mask.
+        let close = |mut set: B, goal: B| {
+            let mut frontier = set;
+            while !(goal & !set).is_zero() {
+                frontier = (0..6).fold(B::ZERO, |acc, d| {
+                    acc | tables.step(d, frontier & links[d])
+                        | tables.jump_within(d, frontier & ranged[d])
+                }) & !set;
+                if frontier.is_zero() {
+                    break;
+                }
+                set |= frontier;
+            }
+            set
+        };
+        let suspects = close(lost, all);
+        close((all & !suspects) | sources, suspects)
     }
-    if (all & !live).is_zero() {
-        return all;
-    }
-    // links[d]: tiles with a two-way coupler link to their neighbour in direction d.
-    let links: [B; 6] =
-        std::array::from_fn(|d| couplers[d] & tables.step((d + 3) % 6, couplers[(d + 3) % 6]));
-    // ranged[g]: tiles with a ranged link to the tile two steps away in direction g, whose
-    // receiver faces back (g + 3).
-    let ranged: [B; 6] = std::array::from_fn(|g| {
-        let shooters = own[(g + 6 - tables.ranged) % 6];
-        let receivers = own[(g + 9 - tables.receiver) % 6];
-        shooters & tables.jump((g + 3) % 6, receivers)
-    });
-    loop {
-        let mut grown = live;
-        for d in 0..6 {
-            grown |= tables.step(d, live & links[d]) | tables.jump(d, live & ranged[d]);
+
+    /// Removes the tiles of colour `c` outside `alive`; returns their Zobrist keys.
+    fn keep(&mut self, tables: &Tables<B>, c: usize, alive: B) -> u64 {
+        let dead = self.colours[c] & !alive;
+        if dead.is_zero() {
+            return 0;
         }
-        if grown == live {
-            return live;
+        let mut key = 0;
+        for (orientation, set) in self.tiles[c].iter_mut().enumerate() {
+            for dead_cell in (*set & dead).ones() {
+                key ^= tables.key(c, orientation, dead_cell);
+                self.counts[c] -= 1;
+            }
+            *set &= alive;
         }
-        live = grown;
+        for set in &mut self.couplers[c] {
+            *set &= alive;
+        }
+        self.colours[c] &= alive;
+        key
     }
 }

@@ -15,10 +15,21 @@ const MAX_NARROW_SIZE: u8 = 6;
 
 /// A game of Ghast in progress: the board, whose move it is, vetoes, the pending placement,
 /// the run of passes, the repetition history and the result once it ends.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Ghast(pub(crate) Inner);
 
-#[derive(Clone, Debug)]
+impl Clone for Ghast {
+    fn clone(&self) -> Self {
+        Ghast(self.0.clone())
+    }
+
+    /// Reuses the repetition history's buffer (see [`Inner::clone_from`]).
+    fn clone_from(&mut self, source: &Self) {
+        self.0.clone_from(&source.0);
+    }
+}
+
+#[derive(Debug)]
 #[expect(
     clippy::large_enum_variant,
     reason = "the narrow state is the hot one: boxing it would cost an allocation per clone"
@@ -27,6 +38,25 @@ pub(crate) enum Inner {
     Narrow(State<u128>),
     /// Boxed so that the common, narrow state stays small to clone.
     Wide(Box<State<U256>>),
+}
+
+impl Clone for Inner {
+    fn clone(&self) -> Self {
+        match self {
+            Inner::Narrow(state) => Inner::Narrow(state.clone()),
+            Inner::Wide(state) => Inner::Wide(state.clone()),
+        }
+    }
+
+    /// Copies into the existing state when both have the same width, so that neither the
+    /// history buffer nor a wide state's box is allocated again.
+    fn clone_from(&mut self, source: &Self) {
+        match (self, source) {
+            (Inner::Narrow(state), Inner::Narrow(from)) => state.clone_from(from),
+            (Inner::Wide(state), Inner::Wide(from)) => state.clone_from(from),
+            (this, source) => *this = source.clone(),
+        }
+    }
 }
 
 /// Runs `$body` with `$state` bound to the inner state of `$ghast` (a `&Ghast` or a
@@ -138,5 +168,40 @@ impl fmt::Display for Ghast {
     /// The position string.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.position().fmt(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::RawOptions;
+    use game::Game;
+
+    /// A game a few random-looking moves in, on a board of `size`.
+    fn played(size: i64, moves: usize) -> Ghast {
+        let raw = RawOptions {
+            size,
+            ..RawOptions::default()
+        };
+        let mut game = Ghast::new(&raw.validate().expect("valid options"));
+        let mut legal = Vec::new();
+        for i in 0..moves {
+            game.legal_actions(&mut legal);
+            game.apply(legal[(i * 7919) % legal.len()]);
+        }
+        game
+    }
+
+    #[test]
+    fn clone_from_matches_clone_across_widths() {
+        for source in [played(6, 30), played(7, 30)] {
+            for mut target in [played(6, 5), played(7, 5)] {
+                target.clone_from(&source);
+                let cloned = source.clone();
+                assert_eq!(target.to_string(), cloned.to_string());
+                assert_eq!(target.hash(), cloned.hash());
+                assert_eq!(target.result(), cloned.result());
+            }
+        }
     }
 }

@@ -2,7 +2,7 @@
 
 /// Keys of the positions that stood at the start and after each turn, plus a 1024-bit filter
 /// of key bits so that a position never seen before is recognised without scanning.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(crate) struct History {
     keys: Vec<u64>,
     filter: [u64; 16],
@@ -18,6 +18,16 @@ impl Clone for History {
             keys,
             filter: self.filter,
         }
+    }
+
+    /// Reuses this history's buffer, growing it to the source's capacity at most once, so
+    /// that search, which copies the root game into the same scratch game on every descent,
+    /// does not allocate.
+    fn clone_from(&mut self, source: &Self) {
+        self.keys.clear();
+        self.keys.reserve(source.keys.capacity());
+        self.keys.extend_from_slice(&source.keys);
+        self.filter = source.filter;
     }
 }
 
@@ -59,5 +69,21 @@ mod tests {
         assert_eq!(history.record(7), 2);
         assert_eq!(history.record(9 | 1 << 60), 1);
         assert_eq!(history.record(7), 3);
+    }
+
+    #[test]
+    fn clone_from_keeps_the_buffer_and_the_capacity() {
+        let mut source = History::new(7, 40);
+        source.record(9);
+        let mut copy = History::new(1, 100);
+        let buffer = copy.keys.as_ptr();
+        copy.clone_from(&source);
+        assert_eq!(copy.keys, source.keys);
+        assert_eq!(copy.filter, source.filter);
+        assert_eq!(copy.keys.as_ptr(), buffer);
+        let mut small = History::new(1, 0);
+        small.clone_from(&source);
+        assert!(small.keys.capacity() >= source.keys.capacity());
+        assert_eq!(small.record(9), 2);
     }
 }

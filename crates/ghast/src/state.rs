@@ -26,7 +26,6 @@ pub(crate) fn side_name(colour: usize) -> &'static str {
     if colour == ORANGE { "orange" } else { "blue" }
 }
 
-#[derive(Clone)]
 pub(crate) struct State<B: Bits> {
     pub(crate) tables: &'static Tables<B>,
     pub(crate) board: Board<B>,
@@ -63,7 +62,7 @@ impl<B: Bits> State<B> {
         for cell in tables.geometry.on_board_cells() {
             if let Some(piece) = position.cells[cell] {
                 let colour = piece.side.index();
-                board.place(colour, piece.orientation, cell);
+                board.place(tables, colour, piece.orientation, cell);
                 key ^= tables.key(colour, piece.orientation, cell);
             }
         }
@@ -99,7 +98,7 @@ impl<B: Bits> State<B> {
     }
 
     pub fn count(&self, colour: usize) -> u32 {
-        self.board.colour(colour).count()
+        self.board.count(colour)
     }
 
     /// Blue's score includes komi; in half points so that comparisons are exact.
@@ -324,6 +323,23 @@ impl<B: Bits> State<B> {
         position.to_move = side(self.to_move);
         position.turn = self.turn;
         position
+    }
+}
+
+impl<B: Bits> Clone for State<B> {
+    fn clone(&self) -> Self {
+        State {
+            history: self.history.clone(),
+            ..*self
+        }
+    }
+
+    /// Reuses the history's buffer: search copies a game into the same scratch state on every
+    /// descent, and the history is the only part that lives on the heap.
+    fn clone_from(&mut self, source: &Self) {
+        let mut history = std::mem::take(&mut self.history);
+        history.clone_from(&source.history);
+        *self = State { history, ..*source };
     }
 }
 

@@ -27,6 +27,8 @@ pub(crate) struct Tables<B> {
     pub options: GhastOptions,
     pub geometry: Geometry,
     width: u32,
+    /// `geometry.cells()`, kept at hand for the Zobrist key index.
+    cells: usize,
     pub on_board: B,
     /// Cells whose neighbour in direction d is on the board: masking by it before a shift
     /// stops steps that would wrap round to the other side of the square.
@@ -37,15 +39,14 @@ pub(crate) struct Tables<B> {
     open: Vec<B>,
     /// Offsets of the tile's regular couplers.
     coupler_offsets: Vec<usize>,
-    /// `coupled[cell][o]`: the on-board neighbours of `cell` that a tile of orientation o on
-    /// `cell` has regular couplers facing. Its mirror relation (tiles whose coupler faces a
-    /// cell) is the same table read from the neighbour's side, see [`Tables::facing`].
-    coupled: Vec<[B; 6]>,
     /// `facing[cell][o]`: the neighbours of `cell` where a tile of orientation o would have a
     /// regular coupler facing `cell`.
     facing: Vec<[B; 6]>,
-    pub ranged: usize,
-    pub receiver: usize,
+    /// `shooter[g]`: the orientation whose ranged coupler points in direction g.
+    pub shooter: [usize; 6],
+    /// `receiving[g]`: the orientation whose receiver faces g + 3, back along a ranged link
+    /// in direction g.
+    pub receiving: [usize; 6],
     /// Tile keys, indexed `(colour * 6 + orientation) * cells + cell`.
     zobrist: Vec<u64>,
     /// Xored in while Blue is to move.
@@ -61,6 +62,10 @@ impl<B: Bits> Tables<B> {
             geometry.cells() <= B::CAPACITY,
             "a size-{} board needs a wider bit set",
             options.size()
+        );
+        assert!(
+            2 * geometry.width() < 64,
+            "jumps must shift by less than 64"
         );
         let set = |pred: &dyn Fn(usize) -> bool| {
             geometry
@@ -80,85 +85,89 @@ impl<B: Bits> Tables<B> {
         let tile = options.tile();
         let coupler_mask = tile.coupler_mask();
         let has_coupler = |o: usize, d: usize| coupler_mask & (1 << ((d + 6 - o) % 6)) != 0;
-        let around = |cell: usize, o: usize, towards: bool| {
+        let facing_cell = |cell: usize, o: usize| {
             (0..6)
                 .filter_map(|d| {
                     let next = geometry.neighbour(cell, d, 1)?;
-                    let facing_direction = if towards { (d + 3) % 6 } else { d };
-                    has_coupler(o, facing_direction).then_some(B::bit(next))
+                    has_coupler(o, (d + 3) % 6).then_some(B::bit(next))
                 })
                 .fold(B::ZERO, |acc, bit| acc | bit)
         };
-        let coupled = (0..geometry.cells())
-            .map(|c| std::array::from_fn(|o| around(c, o, false)))
-            .collect();
         let facing = (0..geometry.cells())
-            .map(|c| std::array::from_fn(|o| around(c, o, true)))
+            .map(|c| std::array::from_fn(|o| facing_cell(c, o)))
             .collect();
         Tables {
             options: options.clone(),
             geometry,
             width: geometry.width() as u32,
+            cells: geometry.cells(),
             on_board: set(&|_| true),
             can_step,
             can_jump,
             open,
             coupler_offsets: tile.couplers.iter().map(|&k| usize::from(k)).collect(),
-            coupled,
             facing,
-            ranged: usize::from(tile.ranged),
-            receiver: usize::from(tile.receiver),
+            shooter: std::array::from_fn(|g| (g + 6 - usize::from(tile.ranged)) % 6),
+            receiving: std::array::from_fn(|g| (g + 9 - usize::from(tile.receiver)) % 6),
             zobrist,
             blue_to_move: splitmix64(&mut seed),
             extra_seed: splitmix64(&mut seed),
         }
     }
 
-    /// Moves each member of `set` one step in direction `d`, dropping those that would leave
-    /// the board.
+    /// Moves each member of `set` one step in direction `d`. Every member must have an
+    /// on-board neighbour in direction `d` (mask by [`Tables::can_step`] otherwise): the
+    /// sets that removal steps are built that way, which saves a mask per step.
     #[inline(always)]
     pub fn step(&self, d: usize, set: B) -> B {
-        let set = set & self.can_step[d];
         let w = self.width;
         match d {
             0 => set.shl(1),
-            1 => set.shr(w - 1),
-            2 => set.shr(w),
+            1 => set.shr(short(w - 1)),
+            2 => set.shr(short(w)),
             3 => set.shr(1),
-            4 => set.shl(w - 1),
-            _ => set.shl(w),
+            4 => set.shl(short(w - 1)),
+            _ => set.shl(short(w)),
         }
     }
 
-    /// Moves each member of `set` two steps in direction `d`.
+    /// Moves each member of `set` two steps in direction `d`, dropping those that would leave
+    /// the board.
     #[inline(always)]
     pub fn jump(&self, d: usize, set: B) -> B {
-        let set = set & self.can_jump[d];
+        self.jump_within(d, set & self.can_jump[d])
+    }
+
+    /// [`Tables::jump`] for a set whose members all have an on-board hex two steps away in
+    /// direction `d`.
+    #[inline(always)]
+    pub fn jump_within(&self, d: usize, set: B) -> B {
         let w = self.width;
         match d {
             0 => set.shl(2),
-            1 => set.shr(2 * (w - 1)),
-            2 => set.shr(2 * w),
+            1 => set.shr(short(2 * (w - 1))),
+            2 => set.shr(short(2 * w)),
             3 => set.shr(2),
-            4 => set.shl(2 * (w - 1)),
-            _ => set.shl(2 * w),
+            4 => set.shl(short(2 * (w - 1))),
+            _ => set.shl(short(2 * w)),
         }
+    }
+
+    /// Cells whose neighbour in direction `d` is on the board.
+    #[inline(always)]
+    pub fn can_step(&self, d: usize) -> B {
+        self.can_step[d]
     }
 
     pub fn coupler_offsets(&self) -> &[usize] {
         &self.coupler_offsets
     }
 
-    /// Neighbours of `cell` that a tile of orientation `o` there has regular couplers facing.
+    /// By orientation o: the neighbours of `cell` where a tile of orientation o has a regular
+    /// coupler facing `cell`.
     #[inline(always)]
-    pub fn coupled(&self, cell: usize, o: usize) -> B {
-        self.coupled[cell][o]
-    }
-
-    /// Neighbours of `cell` where a tile of orientation `o` has a regular coupler facing `cell`.
-    #[inline(always)]
-    pub fn facing(&self, cell: usize, o: usize) -> B {
-        self.facing[cell][o]
+    pub fn facing(&self, cell: usize) -> &[B; 6] {
+        &self.facing[cell]
     }
 
     /// Hexes the opening rule allows on turn `turn`: depth <= max(0, turn - 2).
@@ -170,8 +179,16 @@ impl<B: Bits> Tables<B> {
 
     #[inline(always)]
     pub fn key(&self, colour: usize, orientation: usize, cell: usize) -> u64 {
-        self.zobrist[(colour * 6 + orientation) * self.geometry.cells() + cell]
+        self.zobrist[(colour * 6 + orientation) * self.cells + cell]
     }
+}
+
+/// A shift amount of a step or a jump, which is always below 64 (asserted in [`Tables::new`]).
+/// Masking says so to the compiler: a `u128` shift by an amount it cannot bound is a
+/// branch-free sequence several times longer than the two instructions of a shift below 64.
+#[inline(always)]
+fn short(by: u32) -> u32 {
+    by & 63
 }
 
 /// The tables for `options`, built on first use.
@@ -206,7 +223,7 @@ mod tests {
             for (d, _) in DIRECTIONS.iter().enumerate() {
                 let expected = g.neighbour(cell, d, 1).map_or(0, u128::bit);
                 assert_eq!(
-                    tables.step(d, u128::bit(cell)),
+                    tables.step(d, u128::bit(cell) & tables.can_step(d)),
                     expected,
                     "{} d {d}",
                     g.hex_name(cell)

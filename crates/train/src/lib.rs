@@ -1,6 +1,7 @@
 //! The training loop: self-play threads feed the replay store, the trainer samples a window
 //! of it and writes checkpoints, and the workers pick the newest checkpoint up.
 
+pub mod bench;
 mod config;
 mod examples;
 mod journal;

@@ -1,6 +1,7 @@
 mod nn;
 mod rules;
 mod search;
+mod selfplay;
 
 use clap::Subcommand;
 
@@ -12,6 +13,8 @@ pub enum Bench {
     Search(search::Args),
     /// Network forward evaluations per second at several batch sizes, FLOPs and FLOP/s.
     Nn(nn::Args),
+    /// Self-play evaluations per second over bare forward passes of the same net: the loop's efficiency.
+    Selfplay(selfplay::Args),
 }
 
 pub fn run(bench: Bench) -> anyhow::Result<()> {
@@ -19,5 +22,6 @@ pub fn run(bench: Bench) -> anyhow::Result<()> {
         Bench::Rules(args) => rules::run(args),
         Bench::Search(args) => search::run(args),
         Bench::Nn(args) => nn::run(args),
+        Bench::Selfplay(args) => selfplay::run(args),
     }
 }
