@@ -1,12 +1,12 @@
 //! `ghast arena A B`: a match between two players, with the score, the Elo difference and
 //! its 95% interval, an optional SPRT that stops early, and every game saved for replay.
 
+use super::game_options::GameOptions;
 use crate::InputError;
 use anyhow::Context;
 use arena::rating::{SprtDecision, SprtParams, SprtStatus};
 use arena::{GameRecord, Match, MatchResult, MatchSettings, PlayerSpec, RecordWriter};
 use clap::Args as ClapArgs;
-use ghast::{GhastOptions, RawOptions, parse_vetoes};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 
@@ -42,43 +42,6 @@ pub struct Args {
     /// Seed of the openings and of the players' random choices.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-}
-
-/// The game's rules, as for `ghast replay`. Read as wide signed numbers so that out-of-range
-/// values reach the rules' validation and get its one-line message instead of a usage dump.
-#[derive(ClapArgs)]
-pub struct GameOptions {
-    /// Hexes per side of the board (2..=7).
-    #[arg(long, default_value_t = 6, allow_negative_numbers = true)]
-    size: i64,
-    /// Tile lead that wins at once (>= 1).
-    #[arg(long, default_value_t = 9, allow_negative_numbers = true)]
-    win_margin: i64,
-    /// Points added to Blue's score (a multiple of 0.5).
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
-    komi: f64,
-    /// Vetoes of Orange and Blue, as `O,B`.
-    #[arg(long, default_value = "0,0", allow_hyphen_values = true)]
-    vetoes: String,
-    /// Turns after which the game ends as at passes (default: 4 times the hexes).
-    #[arg(long, allow_negative_numbers = true)]
-    max_turns: Option<i64>,
-}
-
-impl GameOptions {
-    fn validate(&self) -> anyhow::Result<GhastOptions> {
-        let vetoes = parse_vetoes(&self.vetoes).map_err(input_error)?;
-        RawOptions {
-            size: self.size,
-            win_margin: self.win_margin,
-            komi: self.komi,
-            vetoes,
-            max_turns: self.max_turns,
-            ..RawOptions::default()
-        }
-        .validate()
-        .map_err(input_error)
-    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {

@@ -1,6 +1,7 @@
 mod arena;
 mod bench;
 mod export;
+mod game_options;
 mod gtp;
 mod ladder;
 mod replay;
