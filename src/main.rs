@@ -15,7 +15,7 @@ pub use input_error::InputError;
     version,
     about = "Self-play training, evaluation and play for the hex game Ghast",
     long_about = "Self-play training, evaluation and play for the hex game Ghast.\n\n\
-        Rules: RULES.md. Moves are written `<hex>:<orientation>` (for example `f6:3`), `pass`, \
+        Rules: docs/RULES.md. Moves are written `<hex>:<orientation>` (for example `f6:3`), `pass`, \
         `accept` or `veto`.",
     propagate_version = true
 )]
