@@ -35,6 +35,9 @@ pub struct Args {
     /// Seed of the openings and of the players' random choices.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Rate only every N-th generation (and always the latest), for runs with many generations.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    every: u64,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -57,6 +60,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             threads: args.threads.unwrap_or_else(default_threads),
             opening_moves: args.openings,
             seed: args.seed,
+            every: args.every,
         },
     );
     let bar = progress_bar(u64::from(args.games));

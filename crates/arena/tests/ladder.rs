@@ -25,6 +25,7 @@ fn ladder_rates_generations_and_baselines_and_caches_results() {
         threads: 2,
         opening_moves: 1,
         seed: 1,
+        every: 1,
     };
     let ladder = Ladder::new(run.path(), settings);
     let mut games = 0;
@@ -61,4 +62,29 @@ fn ladder_rates_generations_and_baselines_and_caches_results() {
     let again = ladder.run(&mut |_| {}).unwrap();
     assert_eq!((again.played_pairs, again.cached_pairs), (0, 6));
     assert_eq!(again.ratings, report.ratings);
+}
+
+#[test]
+fn ladder_can_rate_every_nth_generation_and_always_the_latest() {
+    let run = tempfile::tempdir().unwrap();
+    let options = RawOptions {
+        size: 3,
+        win_margin: 4,
+        ..RawOptions::default()
+    }
+    .validate()
+    .unwrap();
+    tiny_run::write_tiny_run(run.path(), &options, &[1, 2, 3]);
+    let settings = LadderSettings {
+        games_per_pair: 2,
+        baselines: vec![PlayerSpec::Random],
+        visits: 2,
+        threads: 2,
+        opening_moves: 1,
+        seed: 1,
+        every: 2,
+    };
+    let report = Ladder::new(run.path(), settings).run(&mut |_| {}).unwrap();
+    let names: Vec<&str> = report.ratings.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(names, ["gen-0002@2", "gen-0003@2", "random"]);
 }

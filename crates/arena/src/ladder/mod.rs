@@ -30,6 +30,8 @@ pub struct LadderSettings {
     pub threads: usize,
     pub opening_moves: usize,
     pub seed: u64,
+    /// Rate every `every`-th generation (and always the latest): a long run writes hundreds.
+    pub every: u64,
 }
 
 /// What the ladder is doing, for progress displays.
@@ -109,10 +111,13 @@ impl Ladder {
     /// Plays the pairings not in the cache, rates everyone and draws the plot.
     pub fn run(&self, on_event: &mut dyn FnMut(LadderEvent)) -> Result<LadderReport, LadderError> {
         let models = self.run.join("models");
-        let generations = find_generations(&models).map_err(LadderError::Run)?;
+        let mut generations = find_generations(&models).map_err(LadderError::Run)?;
         let latest = generations
             .last()
-            .ok_or_else(|| LadderError::NoGenerations(models.clone()))?;
+            .ok_or_else(|| LadderError::NoGenerations(models.clone()))?
+            .clone();
+        let every = self.settings.every.max(1);
+        generations.retain(|g| g.generation % every == 0 || g.generation == latest.generation);
         let options = latest.game_options.clone();
         let entries = self.entries(&generations);
         let dir = self.dir();
