@@ -133,3 +133,56 @@ proptest! {
         });
     }
 }
+
+proptest! {
+    /// The network sees symmetric positions symmetrically: encode(transform(p)) equals
+    /// transform(encode(p)), cells moved and orientation planes permuted, and the legal
+    /// actions map onto each other.
+    #[test]
+    fn planes_and_policy_indices_commute_with_symmetries(
+        (options, choices) in options_and_choices(),
+        sym_choice in any::<usize>(),
+    ) {
+        use game::Planes;
+        let start = Ghast::new(&options);
+        let sym = sym_choice % start.symmetry_count();
+        let mut played = Vec::new();
+        play(&options, &choices, |action, _| played.push(action));
+        let (mut original, mut mapped) = (Ghast::new(&options), Ghast::new(&options));
+        for &action in &played {
+            original.apply(action);
+            mapped.apply(start.transform_action(sym, action));
+        }
+        let shape = original.plane_shape();
+        let (mut planes, mut mapped_planes) = (vec![0.0; shape.len()], vec![0.0; shape.len()]);
+        original.encode(&mut planes);
+        mapped.encode(&mut mapped_planes);
+        let geometry = options.geometry();
+        let shift = options.tile().mirror_shift().map_or(0, usize::from);
+        let cells = shape.cells();
+        for plane in 0..shape.channels {
+            let mapped_plane = match plane {
+                0..=11 | 15..=20 => {
+                    let base = if plane < 6 { 0 } else if plane < 12 { 6 } else { 15 };
+                    base + ghast::symmetry::map_orientation(sym, plane - base, shift)
+                }
+                _ => plane,
+            };
+            for cell in geometry.on_board_cells() {
+                let to = ghast::symmetry::map_cell(geometry, sym, cell);
+                prop_assert_eq!(
+                    planes[plane * cells + cell],
+                    mapped_planes[mapped_plane * cells + to],
+                    "plane {} cell {} under symmetry {}", plane, cell, sym
+                );
+            }
+        }
+        let (mut legal, mut mapped_legal) = (Vec::new(), Vec::new());
+        original.legal_actions(&mut legal);
+        mapped.legal_actions(&mut mapped_legal);
+        prop_assert_eq!(legal.len(), mapped_legal.len());
+        for action in legal {
+            prop_assert!(mapped.is_legal(start.transform_action(sym, action)));
+        }
+    }
+}

@@ -1,24 +1,12 @@
 //! `ghast bench nn`: forward-pass throughput of the network presets on Ghast's standard board.
 
 use clap::Args as ClapArgs;
-use game::{PlaneShape, PolicyLayout};
+use game::Planes;
+use ghast::{Ghast, GhastOptions};
 use nn::bench::{NetBench, available_devices, bench_net};
 use nn::{NetConfig, Preset};
 use std::collections::BTreeMap;
 use std::time::Duration;
-
-/// Ghast's input planes on the standard board (radius 5, an 11 x 11 grid) and its policy
-/// layout (6 orientations per hex; pass, accept, veto). Stand-ins, per DESIGN.md's list of
-/// planes, until the ghast crate implements `game::Planes`; then read them off its start position.
-const GHAST_PLANES: PlaneShape = PlaneShape {
-    channels: 20,
-    height: 11,
-    width: 11,
-};
-const GHAST_POLICY: PolicyLayout = PolicyLayout {
-    spatial_planes: 6,
-    global_actions: 3,
-};
 
 const PRESETS: [Preset; 2] = [Preset::Small, Preset::Standard];
 const BATCH_SIZES: [usize; 4] = [1, 16, 64, 256];
@@ -36,19 +24,22 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let budget = Duration::try_from_secs_f64(args.seconds)?;
     let devices = available_devices();
+    // The standard board's planes (an 11 x 11 grid) and policy layout.
+    let start = Ghast::new(&GhastOptions::default());
+    let (planes, layout) = (start.plane_shape(), start.policy_layout());
     let nets: BTreeMap<String, NetBench> = PRESETS
         .iter()
         .map(|&preset| {
-            let config = NetConfig::preset(preset, GHAST_PLANES.channels, GHAST_POLICY);
+            let config = NetConfig::preset(preset, planes.channels, layout);
             (
                 preset.to_string(),
-                bench_net(&config, GHAST_PLANES, &devices, &BATCH_SIZES, budget),
+                bench_net(&config, planes, &devices, &BATCH_SIZES, budget),
             )
         })
         .collect();
     if args.json {
         let report = serde_json::json!({
-            "planes": [GHAST_PLANES.channels, GHAST_PLANES.height, GHAST_PLANES.width],
+            "planes": [planes.channels, planes.height, planes.width],
             "cpu_threads": tch::get_num_threads(),
             "nets": nets,
         });
