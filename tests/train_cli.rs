@@ -62,7 +62,7 @@ from tensorboard.backend.event_processing.event_accumulator import EventAccumula
 events = EventAccumulator(sys.argv[1])
 events.Reload()
 tags = events.Tags()["scalars"]
-for tag in ["loss/policy", "loss/wdl", "loss/lead", "loss/ownership", "train/learning_rate"]:
+for tag in ["loss/policy", "loss/wdl", "loss/lead", "loss/ownership", "train/learning_rate", "eval/score", "gating/score"]:
     assert tag in tags, (tag, tags)
     assert len(events.Scalars(tag)) >= 1, tag
 print(len(tags))
@@ -111,11 +111,17 @@ fn a_killed_run_resumes_with_nothing_lost() {
     child.wait().unwrap();
     let shards = files(&run.join("shards"), "shard-");
     let models = files(&run.join("models"), "gen-");
-    let latest: u64 = std::fs::read_to_string(run.join("models/latest"))
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
+    // The newest checkpoint, which the trainer resumes from (with gating, `latest` may lag).
+    let newest = |run: &Path| -> u64 {
+        let sidecars = files(&run.join("models"), "gen-");
+        let sidecar = sidecars
+            .iter()
+            .rfind(|path| path.extension().unwrap() == "json")
+            .unwrap();
+        let stem = sidecar.file_stem().unwrap().to_string_lossy();
+        stem.trim_start_matches("gen-").parse().unwrap()
+    };
+    let latest = newest(&run);
 
     let output = ghast()
         .args(["train", "--resume", "--generations"])
@@ -133,11 +139,7 @@ fn a_killed_run_resumes_with_nothing_lost() {
     for file in shards.iter().chain(&models) {
         assert!(file.exists(), "{} was lost", file.display());
     }
-    let resumed_latest: u64 = std::fs::read_to_string(run.join("models/latest"))
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
+    let resumed_latest = newest(&run);
     assert!(
         resumed_latest > latest,
         "the resumed run trained on: {resumed_latest} after {latest}"

@@ -52,6 +52,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map_err(|error| InputError(format!("config {}: {error}", config_file.display())))?;
     let config: RunConfig<ghast::GhastOptions> = toml::from_str(&text)
         .map_err(|error| InputError(format!("config {}: {error}", config_file.display())))?;
+    config
+        .evaluation
+        .validate()
+        .map_err(|error| InputError(format!("config {}: {error}", config_file.display())))?;
     if args.resume {
         tracing::info!("resuming {}", run.root().display());
     } else {

@@ -3,7 +3,7 @@
 use crate::agent::{Agent, AgentFailure, Entrant, Local};
 use crate::gtp::{GtpAgent, GtpEngine};
 use crate::spec::PlayerSpec;
-use game::Game;
+use game::{Game, Planes};
 use ghast::{Ghast, GhastOptions};
 use mcts::SearchConfig;
 use mcts::players::{GreedyPlayer, MctsPlayer, RandomPlayer, UctPlayer};
@@ -26,13 +26,11 @@ impl Entrant<Ghast> for PlayerSpec {
         seed: u64,
     ) -> Result<Box<dyn Agent<Ghast>>, AgentFailure> {
         Ok(match self {
-            PlayerSpec::Random => Box::new(Local(RandomPlayer::new(seed))),
-            PlayerSpec::Greedy => Box::new(Local(GreedyPlayer::new(seed))),
-            PlayerSpec::Uct { playouts } => {
-                Box::new(Local(UctPlayer::<Ghast>::uct(*playouts, seed)))
-            }
+            PlayerSpec::Random => baseline_agent(Baseline::Random, seed),
+            PlayerSpec::Greedy => baseline_agent(Baseline::Greedy, seed),
+            PlayerSpec::Uct { playouts } => baseline_agent(Baseline::Uct(*playouts), seed),
             PlayerSpec::Checkpoint { weights, visits } => {
-                network_agent(&self.name(), weights, options, *visits, seed)?
+                network_agent::<Ghast>(&self.name(), weights, options, *visits, seed)?
             }
             PlayerSpec::Bundle { dir, visits } => bundle_agent(dir, *visits, seed)?,
             PlayerSpec::Gtp { command } => {
@@ -42,22 +40,40 @@ impl Entrant<Ghast> for PlayerSpec {
     }
 }
 
+/// The fixed opponents that need no files, for any game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Baseline {
+    Random,
+    Greedy,
+    /// UCT with this many random-rollout playouts per move.
+    Uct(u32),
+}
+
+/// A baseline player as an agent.
+pub fn baseline_agent<G: Game>(baseline: Baseline, seed: u64) -> Box<dyn Agent<G>> {
+    match baseline {
+        Baseline::Random => Box::new(Local(RandomPlayer::new(seed))),
+        Baseline::Greedy => Box::new(Local(GreedyPlayer::new(seed))),
+        Baseline::Uct(playouts) => Box::new(Local(UctPlayer::<G>::uct(playouts, seed))),
+    }
+}
+
 /// PUCT search with `visits` per move over the network in `weights`, on the GPU if there is
 /// one.
-fn network_agent(
+pub fn network_agent<G: Planes>(
     name: &str,
     weights: &Path,
-    options: &GhastOptions,
+    options: &G::Options,
     visits: u32,
     seed: u64,
-) -> Result<Box<dyn Agent<Ghast>>, AgentFailure> {
+) -> Result<Box<dyn Agent<G>>, AgentFailure> {
     let settings = EvaluatorSettings {
         max_batch: MAX_BATCH,
         ..EvaluatorSettings::default()
     };
-    let loaded = checkpoint::load::<GhastOptions>(weights, Ghast::NAME, settings.device)
+    let loaded = checkpoint::load::<G::Options>(weights, G::NAME, settings.device)
         .map_err(|e| AgentFailure(format!("{}: {e}", weights.display())))?;
-    let evaluator = NetEvaluator::<Ghast>::new(loaded.network, options, settings)
+    let evaluator = NetEvaluator::<G>::new(loaded.network, options, settings)
         .map_err(|e| AgentFailure(format!("{}: {e}", weights.display())))?;
     let player = MctsPlayer::new(name, evaluator, SearchConfig::play(), visits, seed);
     Ok(Box::new(Local(player)))

@@ -3,6 +3,7 @@
 
 pub mod bench;
 mod config;
+mod evaluation;
 mod examples;
 mod journal;
 mod metrics;
@@ -12,6 +13,7 @@ mod run_dir;
 mod trainer;
 
 pub use config::{OptimizerKind, TrainerConfig};
+pub use evaluation::EvaluationConfig;
 pub use examples::{Example, example_at};
 pub use run::{Limit, RunSummary, train};
 pub use run_config::{NetworkConfig, RunConfig, RunLimits};

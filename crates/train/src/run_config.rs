@@ -1,4 +1,4 @@
-use crate::TrainerConfig;
+use crate::{EvaluationConfig, TrainerConfig};
 use nn::Preset;
 use replay::WindowConfig;
 use selfplay::SelfplayConfig;
@@ -20,6 +20,9 @@ pub struct RunConfig<O> {
     pub window: WindowConfig,
     #[serde(default)]
     pub training: TrainerConfig,
+    /// Baseline matches and gating inside the loop.
+    #[serde(default)]
+    pub evaluation: EvaluationConfig,
     #[serde(default)]
     pub run: RunLimits,
 }

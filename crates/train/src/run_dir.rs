@@ -81,6 +81,33 @@ impl RunDir {
         }
     }
 
+    /// The newest generation with both weights and sidecar in place (with gating, newer than
+    /// `latest` when recent candidates were rejected).
+    pub fn newest_generation(&self) -> Result<Option<u64>> {
+        let dir = self.models();
+        let entries = match fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(error) => {
+                return Err(error).with_context(|| format!("cannot list {}", dir.display()));
+            }
+        };
+        let mut newest = None;
+        for entry in entries {
+            let name = entry?.file_name();
+            let generation = name.to_str().and_then(|name| {
+                name.strip_prefix("gen-")?
+                    .strip_suffix(".json")?
+                    .parse::<u64>()
+                    .ok()
+            });
+            if let Some(generation) = generation.filter(|&g| self.checkpoint(g).is_file()) {
+                newest = newest.max(Some(generation));
+            }
+        }
+        Ok(newest)
+    }
+
     /// Points `latest` at `generation`; its checkpoint must already be in place.
     pub fn set_latest(&self, generation: u64) -> Result<()> {
         write_atomically(&self.latest_pointer(), format!("{generation}\n").as_bytes())
@@ -118,5 +145,20 @@ mod tests {
         fs::write(run.models().join("latest"), "seven").unwrap();
         let error = run.latest_generation().unwrap_err().to_string();
         assert!(error.contains("expected a generation number"), "{error}");
+    }
+
+    #[test]
+    fn the_newest_generation_needs_weights_and_sidecar() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunDir::new(dir.path());
+        assert_eq!(run.newest_generation().unwrap(), None);
+        run.create().unwrap();
+        for (generation, with_weights) in [(2, true), (10, true), (11, false)] {
+            fs::write(run.models().join(format!("gen-{generation:04}.json")), "{}").unwrap();
+            if with_weights {
+                fs::write(run.checkpoint(generation), "").unwrap();
+            }
+        }
+        assert_eq!(run.newest_generation().unwrap(), Some(10));
     }
 }

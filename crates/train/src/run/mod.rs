@@ -6,6 +6,7 @@
 //! from its folder with no finished game and no checkpoint lost; only the games in flight and
 //! the training steps since the last checkpoint are done again.
 
+mod matches;
 mod progress;
 mod shared;
 mod trainer_loop;
@@ -76,6 +77,7 @@ pub fn train<G: Planes>(
         window: config.window,
         generation,
         step,
+        publish: !config.evaluation.gating,
     };
 
     let mut progress = progress::Progress::new(limit);
@@ -102,6 +104,10 @@ pub fn train<G: Planes>(
             .collect();
         drop(sender);
         let trainer = scope.spawn(move || trainer_loop.run(shared));
+        let evaluation = &config.evaluation;
+        let matches = (evaluation.every_generations > 0 || evaluation.gating).then(|| {
+            scope.spawn(move || matches::run_matches::<G>(run, evaluation, &config.game, shared))
+        });
 
         while !progress.update(shared)
             && !self_play.iter().any(|w| w.is_finished())
@@ -115,6 +121,9 @@ pub fn train<G: Planes>(
             result = result.and(handle.join().expect("a self-play thread panicked"));
         }
         result = result.and(writer.join().expect("the shard writer panicked"));
+        if let Some(matches) = matches {
+            result = result.and(matches.join().expect("the evaluation thread panicked"));
+        }
         result.and(trainer.join().expect("the trainer panicked"))
     })?;
     progress.finish();
@@ -125,7 +134,7 @@ pub fn train<G: Planes>(
     })
 }
 
-/// The trainer on the latest checkpoint, or on a fresh network written as generation 0.
+/// The trainer on the newest checkpoint, or on a fresh network written as generation 0.
 fn start_trainer<G: Planes>(
     run: &RunDir,
     config: &RunConfig<G::Options>,
@@ -135,7 +144,7 @@ fn start_trainer<G: Planes>(
     let rng = |step: u64| {
         ChaCha8Rng::seed_from_u64(config.run.seed ^ step.wrapping_mul(0x9E37_79B9_7F4A_7C15))
     };
-    match run.latest_generation()? {
+    match run.newest_generation()? {
         Some(generation) => {
             let path = run.checkpoint(generation);
             let checkpoint = nn::checkpoint::load::<G::Options>(&path, G::NAME, device)
@@ -170,7 +179,7 @@ fn start_trainer<G: Planes>(
                 config.game.clone(),
                 rng(0),
             )?;
-            save_checkpoint(run, &trainer, 0, 0)?;
+            save_checkpoint(run, &trainer, 0, 0, true)?;
             tracing::info!(
                 "new run: generation 0 is a {} network",
                 config.network.preset

@@ -21,6 +21,9 @@ pub struct TrainerLoop<'a, G: Planes> {
     pub window: WindowConfig,
     pub generation: u64,
     pub step: u64,
+    /// Whether a new generation goes to the workers at once; with gating the evaluation
+    /// thread decides.
+    pub publish: bool,
 }
 
 impl<G: Planes> TrainerLoop<'_, G> {
@@ -82,7 +85,13 @@ impl<G: Planes> TrainerLoop<'_, G> {
 
     fn save_generation(&mut self, shared: &Shared) -> Result<()> {
         self.generation += 1;
-        save_checkpoint(self.run, &self.trainer, self.generation, self.step)?;
+        save_checkpoint(
+            self.run,
+            &self.trainer,
+            self.generation,
+            self.step,
+            self.publish,
+        )?;
         shared.generation.store(self.generation, Ordering::Relaxed);
         tracing::info!(
             "generation {} written after {} steps",
@@ -93,12 +102,14 @@ impl<G: Planes> TrainerLoop<'_, G> {
     }
 }
 
-/// Writes generation `generation` of the trainer's network and points `latest` at it.
+/// Writes generation `generation` of the trainer's network and, if `publish`, points `latest`
+/// at it.
 pub fn save_checkpoint<G: Planes>(
     run: &RunDir,
     trainer: &Trainer<G>,
     generation: u64,
     step: u64,
+    publish: bool,
 ) -> Result<()> {
     let provenance = Provenance {
         game: G::NAME.to_owned(),
@@ -107,5 +118,8 @@ pub fn save_checkpoint<G: Planes>(
         training_step: step,
     };
     nn::checkpoint::save(trainer.network(), &provenance, &run.checkpoint(generation))?;
-    run.set_latest(generation)
+    if publish {
+        run.set_latest(generation)?;
+    }
+    Ok(())
 }

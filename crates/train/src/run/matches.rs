@@ -1,0 +1,125 @@
+//! The evaluation thread: baseline matches every few generations and, with gating, the match
+//! that decides whether a new generation reaches the self-play workers.
+
+use super::shared::Shared;
+use crate::{EvaluationConfig, RunDir};
+use anyhow::Result;
+use arena::{Agent, AgentFailure, Baseline, Entrant, Match, MatchSettings};
+use game::{Game, Planes};
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+struct Network {
+    name: String,
+    weights: PathBuf,
+    visits: u32,
+}
+
+impl<G: Planes> Entrant<G> for Network {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn agent(&self, options: &G::Options, seed: u64) -> Result<Box<dyn Agent<G>>, AgentFailure> {
+        arena::network_agent::<G>(&self.name, &self.weights, options, self.visits, seed)
+    }
+}
+
+struct Fixed(Baseline);
+
+impl<G: Game> Entrant<G> for Fixed {
+    fn name(&self) -> String {
+        format!("{:?}", self.0).to_lowercase()
+    }
+
+    fn agent(&self, _options: &G::Options, seed: u64) -> Result<Box<dyn Agent<G>>, AgentFailure> {
+        Ok(arena::baseline_agent(self.0, seed))
+    }
+}
+
+pub fn run_matches<G: Planes>(
+    run: &RunDir,
+    config: &EvaluationConfig,
+    options: &G::Options,
+    shared: &Shared,
+) -> Result<()> {
+    let baseline = Fixed(config.baseline().map_err(anyhow::Error::msg)?);
+    let mut considered = shared.generation.load(Ordering::Relaxed);
+    while !shared.stopping() {
+        let newest = shared.generation.load(Ordering::Relaxed);
+        if newest <= considered {
+            std::thread::sleep(Duration::from_millis(200));
+            continue;
+        }
+        considered = newest;
+        let candidate = network(run, newest, config.visits);
+        if config.gating {
+            let best = run.latest_generation()?.unwrap_or(0);
+            let score = score::<G>(
+                options,
+                &candidate,
+                &network(run, best, config.visits),
+                config.gating_games,
+            )?;
+            let accepted = score >= config.gating_score;
+            if accepted {
+                run.set_latest(newest)?;
+            }
+            tracing::info!(
+                "gating: generation {newest} scored {:.1}% against generation {best}: {}",
+                score * 100.0,
+                if accepted { "accepted" } else { "rejected" }
+            );
+            shared.log(
+                newest,
+                &[
+                    ("gating/score", score),
+                    ("gating/accepted", f64::from(u8::from(accepted))),
+                ],
+            );
+        }
+        if config.every_generations > 0 && newest.is_multiple_of(config.every_generations) {
+            let score = score::<G>(options, &candidate, &baseline, config.games)?;
+            let elo = arena::rating::elo_from_score(score.clamp(0.001, 0.999));
+            tracing::info!(
+                "generation {newest} scored {:.1}% against {}",
+                score * 100.0,
+                config.baseline
+            );
+            shared.log(newest, &[("eval/score", score), ("eval/elo", elo)]);
+        }
+    }
+    Ok(())
+}
+
+fn network(run: &RunDir, generation: u64, visits: u32) -> Network {
+    Network {
+        name: format!("gen-{generation:04}@{visits}"),
+        weights: run.checkpoint(generation),
+        visits,
+    }
+}
+
+/// `a`'s score against `b` over `games` games on one thread (self-play keeps the others).
+fn score<G: Planes>(
+    options: &G::Options,
+    a: &dyn Entrant<G>,
+    b: &dyn Entrant<G>,
+    games: u32,
+) -> Result<f64> {
+    let game_match = Match {
+        options: options.clone(),
+        a,
+        b,
+        settings: MatchSettings {
+            games,
+            threads: 1,
+            opening_moves: 2,
+            sprt: None,
+            seed: games as u64,
+        },
+    };
+    let result = game_match.run(&mut |_| {})?;
+    Ok(result.stats().score)
+}
