@@ -8,5 +8,5 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/scripts/env.sh"
 cd "$root"
 cargo fmt --all --check
-cargo clippy --quiet --workspace --all-targets -- -D warnings
+cargo clippy --quiet --release --workspace --all-targets -- -D warnings
 cargo test --release --workspace "$@"
