@@ -1,31 +1,16 @@
 //! Drives `ghast arena` and `ghast ladder` end to end: results, saved records that
 //! `ghast replay` reproduces, SPRT, bad input, and a ladder over a fake run.
 
-use std::io::Write;
+mod common;
+
+use common::ghast;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 #[path = "fixtures/tiny_run.rs"]
 mod tiny_run;
 
 const SMALL: [&str; 4] = ["--size", "4", "--win-margin", "5"];
-
-fn ghast(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ghast"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start ghast");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

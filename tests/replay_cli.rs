@@ -1,24 +1,11 @@
 //! Drives the real `ghast replay` binary over the replay vectors and over bad input.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
 
 fn replay(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ghast"))
-        .arg("replay")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start ghast");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    common::ghast(&[&["replay"], args].concat(), stdin)
 }
 
 /// Each game of the vector file: its CLI options and the exact expected output.
