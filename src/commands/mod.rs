@@ -13,6 +13,17 @@ use clap::Subcommand;
 #[derive(Subcommand)]
 pub enum Command {
     /// Train a bot: self-play, replay store, trainer and checkpoints in one resumable run.
+    ///
+    /// A run lives in one folder: replay shards, checkpoints (models/gen-NNNN.safetensors with a
+    /// JSON sidecar, and models/latest), and TensorBoard curves (tensorboard --logdir
+    /// RUN/tensorboard). Kill it at any moment (even with kill -9) and continue with --resume:
+    /// no finished game and no checkpoint is lost.
+    ///
+    /// Examples:
+    ///   ghast train                                  # configs/small.toml into runs/small
+    ///   ghast train --config configs/tiny.toml --run runs/tiny --generations 3
+    ///   ghast train --run runs/small --resume
+    #[command(verbatim_doc_comment)]
     Train(train::Args),
     /// Play a match between two players (baselines, checkpoints, bundles or GTP engines)
     /// and report the score and the Elo difference with its 95% interval.

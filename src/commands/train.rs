@@ -5,20 +5,7 @@ use ghast::Ghast;
 use std::path::PathBuf;
 use train::{Limit, RunConfig, RunDir};
 
-/// Train a bot from scratch: self-play, the replay store, the trainer and checkpoints, all in
-/// one process.
-///
-/// A run lives in one folder: replay shards, checkpoints (`models/gen-NNNN.safetensors` with a
-/// JSON sidecar, and `models/latest`), and TensorBoard curves (`tensorboard --logdir
-/// RUN/tensorboard`). Kill it at any moment (even with kill -9) and continue with `--resume`:
-/// no finished game and no checkpoint is lost.
-///
-/// Examples:
-///   ghast train                                     # configs/small.toml into runs/small
-///   ghast train --config configs/tiny.toml --run runs/tiny --minutes 1
-///   ghast train --run runs/small --resume
 #[derive(ClapArgs)]
-#[command(verbatim_doc_comment)]
 pub struct Args {
     /// The run configuration (TOML; every field is documented in configs/small.toml).
     #[arg(long, default_value = "configs/small.toml")]
