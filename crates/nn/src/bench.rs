@@ -93,6 +93,7 @@ pub fn bench_forward(
     };
     let mut network = Network::new(config.clone(), device);
     network.to(device, kind);
+    network.fold_batch_norm();
     let flops = config.flops(shape) as f64;
     let mut evals_per_sec = BTreeMap::new();
     for &batch in batch_sizes {

@@ -34,6 +34,10 @@ pub struct NetConfig {
     pub spatial_planes: usize,
     /// Actions after the spatial ones (`PolicyLayout::global_actions`).
     pub global_actions: usize,
+    /// A second policy output trained on the softened target (KataGo's auxiliary soft
+    /// policy): it makes the trunk tell apart the moves the main target all but ignores.
+    #[serde(default)]
+    pub soft_policy: bool,
 }
 
 /// Named sizes, so that configuration files and the command line need not spell out a net.
@@ -82,25 +86,99 @@ impl FromStr for Preset {
     }
 }
 
+impl Preset {
+    pub fn size(self) -> NetSize {
+        let (blocks, channels) = match self {
+            Preset::Tiny => (2, 16),
+            Preset::Small => (6, 64),
+            Preset::Standard => (10, 128),
+        };
+        NetSize { blocks, channels }
+    }
+}
+
+/// The depth and width of a residual tower; the heads follow from the width.
+///
+/// Written `BLOCKSxCHANNELS` (`4x32`) or as a preset's name, so configuration files and the
+/// command line can name any tower, not only the presets.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NetSize {
+    pub blocks: usize,
+    pub channels: usize,
+}
+
+/// Widest tower accepted from text: far beyond what any machine here trains, small enough that
+/// a typo cannot ask for terabytes.
+const MAX_CHANNELS: usize = 1024;
+const MAX_BLOCKS: usize = 64;
+
+impl NetSize {
+    /// Checks the bounds a text or config value must meet.
+    pub fn validate(self) -> Result<NetSize, String> {
+        if !(1..=MAX_BLOCKS).contains(&self.blocks) {
+            return Err(format!(
+                "{} blocks: a tower has 1 to {MAX_BLOCKS} blocks",
+                self.blocks
+            ));
+        }
+        if !(1..=MAX_CHANNELS).contains(&self.channels) {
+            return Err(format!(
+                "{} channels: a tower has 1 to {MAX_CHANNELS} channels",
+                self.channels
+            ));
+        }
+        Ok(self)
+    }
+}
+
+impl fmt::Display for NetSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.blocks, self.channels)
+    }
+}
+
+impl FromStr for NetSize {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if let Ok(preset) = s.parse::<Preset>() {
+            return Ok(preset.size());
+        }
+        let malformed = || {
+            format!("network `{s}`: expected tiny, small, standard or BLOCKSxCHANNELS (e.g. 4x32)")
+        };
+        let (blocks, channels) = s.split_once('x').ok_or_else(malformed)?;
+        let blocks = blocks.parse().map_err(|_| malformed())?;
+        let channels = channels.parse().map_err(|_| malformed())?;
+        NetSize { blocks, channels }
+            .validate()
+            .map_err(|reason| format!("network `{s}`: {reason}"))
+    }
+}
+
 impl NetConfig {
     /// The preset's tower and heads for a game's planes and policy layout.
     pub fn preset(preset: Preset, input_channels: usize, layout: PolicyLayout) -> NetConfig {
-        let (blocks, channels, pool, head, hidden) = match preset {
-            Preset::Tiny => (2, 16, 8, 8, 16),
-            Preset::Small => (6, 64, 16, 16, 64),
-            Preset::Standard => (10, 128, 32, 32, 128),
-        };
+        NetConfig::sized(preset.size(), input_channels, layout)
+    }
+
+    /// A tower of `size` with heads scaled to its width (a quarter of the trunk's channels,
+    /// at least 8, for pooling and the policy and value convolutions, as in KataGo's nets).
+    pub fn sized(size: NetSize, input_channels: usize, layout: PolicyLayout) -> NetConfig {
+        let NetSize { blocks, channels } = size;
+        let head = (channels / 4).max(8);
         NetConfig {
             input_channels,
             blocks,
             channels,
             global_pool_interval: if blocks < 3 { 2 } else { 3 },
-            global_pool_channels: pool,
+            global_pool_channels: head,
             policy_channels: head,
             value_channels: head,
-            value_hidden: hidden,
+            value_hidden: channels,
             spatial_planes: layout.spatial_planes,
             global_actions: layout.global_actions,
+            soft_policy: false,
         }
     }
 
@@ -144,11 +222,12 @@ impl NetConfig {
             })
             .sum();
         let (p, v) = (self.policy_channels, self.value_channels);
+        let policies = 1 + usize::from(self.soft_policy);
         let policy = conv(1, c, p)
             + conv(1, c, g)
             + dense(pooled(g), p)
-            + conv(1, p, self.spatial_planes)
-            + dense(pooled(g), self.global_actions);
+            + conv(1, p, self.spatial_planes * policies)
+            + dense(pooled(g), self.global_actions * policies);
         let value = conv(1, c, v)
             + dense(pooled(v), self.value_hidden)
             + dense(self.value_hidden, WDL + 1)

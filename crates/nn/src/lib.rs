@@ -14,7 +14,7 @@ mod losses;
 mod model;
 mod tensors;
 
-pub use config::{NetConfig, Preset};
+pub use config::{NetConfig, NetSize, Preset};
 pub use error::NetError;
 pub use evaluator::{EvaluatorSettings, NetEvaluator, set_intra_op_threads};
 pub use host_batch::HostBatch;

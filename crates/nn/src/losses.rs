@@ -19,8 +19,13 @@ pub struct Targets {
 
 /// How much each term counts in the total.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct LossWeights {
     pub policy: f64,
+    /// The soft policy (a net with one only): cross-entropy against the policy target raised
+    /// to `1 / SOFT_POLICY_TEMPERATURE` and renormalised. KataGo weighs it 8, since a flat
+    /// target's loss moves little.
+    pub soft_policy: f64,
     pub wdl: f64,
     pub lead: f64,
     pub ownership: f64,
@@ -34,6 +39,7 @@ impl Default for LossWeights {
     fn default() -> Self {
         LossWeights {
             policy: 1.0,
+            soft_policy: 8.0,
             wdl: 1.0,
             lead: 0.2,
             ownership: 0.5,
@@ -42,11 +48,41 @@ impl Default for LossWeights {
     }
 }
 
+impl LossWeights {
+    /// Checks that every weight is finite and not negative, and the lead scale positive.
+    pub fn validate(&self) -> Result<(), String> {
+        let weights = [
+            ("policy", self.policy),
+            ("soft_policy", self.soft_policy),
+            ("wdl", self.wdl),
+            ("lead", self.lead),
+            ("ownership", self.ownership),
+        ];
+        for (name, value) in weights {
+            if !(value.is_finite() && value >= 0.0) {
+                return Err(format!("{name} = {value}: expected a number of at least 0"));
+            }
+        }
+        if !(self.lead_scale.is_finite() && self.lead_scale > 0.0) {
+            return Err(format!(
+                "lead_scale = {}: expected a positive number",
+                self.lead_scale
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The soft policy's target is the policy target to the power `1 / this` (KataGo's 4).
+pub const SOFT_POLICY_TEMPERATURE: f64 = 4.0;
+
 /// Each loss term (unweighted, scalar tensors) and their weighted sum to call `backward` on.
 #[derive(Debug)]
 pub struct Losses {
     pub total: Tensor,
     pub policy: Tensor,
+    /// Zero for a net without a soft policy.
+    pub soft_policy: Tensor,
     pub wdl: Tensor,
     pub lead: Tensor,
     pub ownership: Tensor,
@@ -57,6 +93,7 @@ pub struct Losses {
 pub struct LossValues {
     pub total: f64,
     pub policy: f64,
+    pub soft_policy: f64,
     pub wdl: f64,
     pub lead: f64,
     pub ownership: f64,
@@ -69,6 +106,7 @@ impl Losses {
         LossValues {
             total: value(&self.total),
             policy: value(&self.policy),
+            soft_policy: value(&self.soft_policy),
             wdl: value(&self.wdl),
             lead: value(&self.lead),
             ownership: value(&self.ownership),
@@ -81,6 +119,17 @@ impl Losses {
 /// output's kind.
 pub fn losses(output: &Output, targets: &Targets, weights: &LossWeights) -> Losses {
     let policy = cross_entropy(&output.policy_logits, &targets.policy);
+    let soft_policy = match &output.soft_policy_logits {
+        Some(logits) => {
+            let soft = targets
+                .policy
+                .to_kind(Kind::Float)
+                .pow_tensor_scalar(1.0 / SOFT_POLICY_TEMPERATURE);
+            let soft = &soft / soft.sum_dim_intlist(-1, true, Kind::Float).clamp_min(1e-12);
+            cross_entropy(logits, &soft)
+        }
+        None => Tensor::zeros([], (Kind::Float, targets.policy.device())),
+    };
     let wdl = cross_entropy(&output.wdl_logits, &targets.wdl);
     let lead = (output.lead.to_kind(Kind::Float) / weights.lead_scale).huber_loss(
         &(targets.lead.to_kind(Kind::Float) / weights.lead_scale),
@@ -92,12 +141,14 @@ pub fn losses(output: &Output, targets: &Targets, weights: &LossWeights) -> Loss
     let ownership =
         (error.square() * &mask).sum(Kind::Float) / mask.sum(Kind::Float).clamp_min(1.0);
     let total = &policy * weights.policy
+        + &soft_policy * weights.soft_policy
         + &wdl * weights.wdl
         + &lead * weights.lead
         + &ownership * weights.ownership;
     Losses {
         total,
         policy,
+        soft_policy,
         wdl,
         lead,
         ownership,

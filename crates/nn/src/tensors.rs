@@ -34,6 +34,8 @@ impl Inputs {
 pub struct Output {
     /// `[N, num_actions]` policy logits, illegal actions set to [`crate::ILLEGAL_LOGIT`].
     pub policy_logits: Tensor,
+    /// `[N, num_actions]` logits of the soft policy, masked alike, if the net has one.
+    pub soft_policy_logits: Option<Tensor>,
     /// `[N, 3]` win/draw/loss logits.
     pub wdl_logits: Tensor,
     /// `[N]` predicted final score lead, in the game's score units.

@@ -157,3 +157,39 @@ fn preset_flops_match_the_documented_figures() {
     assert_eq!(mflops(nn::Preset::Small).round(), 115.0);
     assert_eq!(mflops(nn::Preset::Standard).round(), 749.0);
 }
+
+/// Folding batch norm into the convolutions changes how inference computes, not what: after
+/// training passes have moved the running statistics away from the identity, the folded net
+/// gives the unfolded net's outputs, and training passes still use batch statistics.
+#[test]
+fn folded_batch_norm_gives_the_same_inference() {
+    let mut net = tiny_network();
+    let positions = random_positions(&options(4, 4), 8, 5);
+    let batch = inputs(&positions);
+    for _ in 0..5 {
+        let _ = net.forward_t(&batch, true);
+    }
+    // A training pass moves the running statistics but its own output depends only on the
+    // batch's, so it goes first.
+    let training_before = net.forward_t(&batch, true);
+    let before = net.forward_t(&batch, false);
+    net.fold_batch_norm();
+    let after = net.forward_t(&batch, false);
+    let training_after = net.forward_t(&batch, true);
+    let largest_difference = |a: &Tensor, b: &Tensor| (a - b).abs().max().double_value(&[]);
+    let legal_logits = |t: &Tensor| t.clamp_min(ILLEGAL_LOGIT / 2.0);
+    assert!(
+        largest_difference(
+            &legal_logits(&before.policy_logits),
+            &legal_logits(&after.policy_logits)
+        ) < 1e-4
+    );
+    assert!(largest_difference(&before.wdl_logits, &after.wdl_logits) < 1e-4);
+    assert!(largest_difference(&before.lead, &after.lead) < 1e-4);
+    assert!(largest_difference(&before.ownership, &after.ownership) < 1e-4);
+    assert!(largest_difference(&training_before.wdl_logits, &training_after.wdl_logits) < 1e-4);
+    assert!(
+        largest_difference(&before.wdl_logits, &training_before.wdl_logits) > 1e-4,
+        "the running statistics moved, so folding them was tested"
+    );
+}

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{Toy, inputs, options, random_positions, tiny_network};
+use common::{Toy, inputs, options, random_positions, tiny_network, tiny_network_with_soft_policy};
 use game::{Game, Planes};
 use nn::{LossValues, LossWeights, Targets, losses};
 use rand::rngs::StdRng;
@@ -48,7 +48,7 @@ fn targets(positions: &[Toy], seed: u64) -> Targets {
 #[test]
 fn tiny_net_overfits_every_head() {
     tch::manual_seed(7);
-    let net = tiny_network();
+    let net = tiny_network_with_soft_policy();
     let positions = random_positions(&options(4, 4), POSITIONS, 11);
     let (inputs, targets) = (inputs(&positions), targets(&positions, 12));
     let weights = LossWeights::default();
@@ -62,6 +62,7 @@ fn tiny_net_overfits_every_head() {
     let below = |now: &LossValues| {
         [
             (now.policy, initial.policy),
+            (now.soft_policy, initial.soft_policy),
             (now.wdl, initial.wdl),
             (now.lead, initial.lead),
             (now.ownership, initial.ownership),

@@ -9,7 +9,8 @@ use nn::{NetConfig, Network};
 use std::path::Path;
 use tch::Device;
 
-/// The smallest network with every part of the architecture (one global-pooling block):
+/// The smallest network with every part of the architecture (one global-pooling block, the
+/// soft policy):
 /// cheap enough that tests play whole games in well under a second.
 pub fn tiny_config() -> NetConfig {
     let layout = Ghast::new(&GhastOptions::default()).policy_layout();
@@ -24,6 +25,7 @@ pub fn tiny_config() -> NetConfig {
         value_hidden: 8,
         spatial_planes: layout.spatial_planes,
         global_actions: layout.global_actions,
+        soft_policy: true,
     }
 }
 

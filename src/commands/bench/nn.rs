@@ -1,15 +1,12 @@
-//! `ghast bench nn`: forward-pass throughput of the network presets on Ghast's standard board.
+//! `ghast bench nn`: forward-pass throughput of networks on one of Ghast's boards.
 
 use clap::Args as ClapArgs;
 use game::Planes;
-use ghast::{Ghast, GhastOptions};
+use ghast::{Ghast, RawOptions};
 use nn::bench::{NetBench, available_devices, bench_net};
-use nn::{NetConfig, Preset};
+use nn::{NetConfig, NetSize};
 use std::collections::BTreeMap;
 use std::time::Duration;
-
-const PRESETS: [Preset; 2] = [Preset::Small, Preset::Standard];
-const BATCH_SIZES: [usize; 4] = [1, 16, 64, 256];
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -17,23 +14,40 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Seconds to time each batch size on each device.
-    #[arg(long, default_value_t = 1.0)]
-    seconds: f64,
+    #[arg(long, default_value = "1", value_parser = super::seconds)]
+    seconds: Duration,
+    /// Board size whose planes the networks read (6 is the standard board).
+    #[arg(long, default_value_t = 6)]
+    size: i64,
+    /// Networks to time: tiny, small, standard or BLOCKSxCHANNELS (e.g. 4x32), comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "small,standard")]
+    net: Vec<NetSize>,
+    /// Batch sizes to time, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1,16,64,256")]
+    batch: Vec<usize>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let budget = Duration::try_from_secs_f64(args.seconds)?;
+    let options = RawOptions {
+        size: args.size,
+        ..RawOptions::default()
+    }
+    .validate()
+    .map_err(|error| crate::InputError(format!("--size: {error}")))?;
+    if let Some(bad) = args.batch.iter().find(|&&b| b == 0 || b > 65_536) {
+        return Err(crate::InputError(format!("--batch {bad}: expected 1 to 65536")).into());
+    }
     let devices = available_devices();
-    // The standard board's planes (an 11 x 11 grid) and policy layout.
-    let start = Ghast::new(&GhastOptions::default());
+    let start = Ghast::new(&options);
     let (planes, layout) = (start.plane_shape(), start.policy_layout());
-    let nets: BTreeMap<String, NetBench> = PRESETS
+    let nets: BTreeMap<String, NetBench> = args
+        .net
         .iter()
-        .map(|&preset| {
-            let config = NetConfig::preset(preset, planes.channels, layout);
+        .map(|&size| {
+            let config = NetConfig::sized(size, planes.channels, layout);
             (
-                preset.to_string(),
-                bench_net(&config, planes, &devices, &BATCH_SIZES, budget),
+                size.to_string(),
+                bench_net(&config, planes, &devices, &args.batch, args.seconds),
             )
         })
         .collect();
@@ -48,11 +62,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     for (name, net) in &nets {
         println!(
-            "{name}: {} blocks x {} channels, {} parameters, {:.3} GFLOP per evaluation",
-            net.blocks,
-            net.channels,
+            "{name}: {} parameters, {:.1} MFLOP per evaluation on a {}x{} grid",
             net.parameters,
-            net.flops_per_eval as f64 / 1e9
+            net.flops_per_eval as f64 / 1e6,
+            planes.height,
+            planes.width
         );
         for (device, bench) in &net.devices {
             let rates: Vec<String> = bench

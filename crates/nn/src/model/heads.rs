@@ -8,7 +8,8 @@ use tch::nn::{self, ModuleT};
 
 /// Spatial policy from a 1x1 convolution, global actions (pass, accept, ...) from pooled
 /// features, since they concern no single cell. The same pooled features bias the spatial
-/// logits, as in KataGo.
+/// logits, as in KataGo. With a soft policy, both outputs are twice as wide and the second
+/// half is the soft policy.
 #[derive(Debug)]
 pub(crate) struct PolicyHead {
     hidden: nn::Conv2D,
@@ -17,6 +18,16 @@ pub(crate) struct PolicyHead {
     norm: nn::BatchNorm,
     spatial: nn::Conv2D,
     global_actions: nn::Linear,
+    spatial_planes: i64,
+    global_count: i64,
+    soft: bool,
+}
+
+/// What the policy head predicts: logits in the game's action order (spatial planes
+/// row-major, then the global actions), not yet masked.
+pub(crate) struct PolicyOutput {
+    pub(crate) logits: Tensor,
+    pub(crate) soft_logits: Option<Tensor>,
 }
 
 impl PolicyHead {
@@ -26,6 +37,7 @@ impl PolicyHead {
             config.policy_channels,
             config.global_pool_channels,
         );
+        let policies = 1 + usize::from(config.soft_policy);
         let pointwise = nn::ConvConfig {
             bias: false,
             ..Default::default()
@@ -43,22 +55,29 @@ impl PolicyHead {
             spatial: nn::conv2d(
                 vs / "spatial",
                 p as i64,
-                config.spatial_planes as i64,
+                (config.spatial_planes * policies) as i64,
                 1,
                 Default::default(),
             ),
             global_actions: nn::linear(
                 vs / "global_actions",
                 (POOLED_FEATURES * g) as i64,
-                config.global_actions as i64,
+                (config.global_actions * policies) as i64,
                 Default::default(),
             ),
+            spatial_planes: config.spatial_planes as i64,
+            global_count: config.global_actions as i64,
+            soft: config.soft_policy,
         }
     }
 
-    /// `[N, C, H, W]` -> unmasked logits `[N, spatial_planes * H * W + global_actions]`, in the
-    /// game's action order (row-major over `[spatial_planes, H, W]`, then global actions).
-    pub(crate) fn forward_t(&self, xs: &Tensor, board: &Board, train: bool) -> Tensor {
+    pub(crate) fn fold_batch_norm(&mut self) {
+        self.pool.fold_batch_norm();
+    }
+
+    /// `[N, C, H, W]` -> unmasked logits `[N, spatial_planes * H * W + global_actions]`
+    /// (and as many soft-policy logits).
+    pub(crate) fn forward_t(&self, xs: &Tensor, board: &Board, train: bool) -> PolicyOutput {
         let pooled = board.pool(&board.mask(&self.pool.forward_t(xs, train).relu()));
         let bias = pooled.apply(&self.to_bias).unsqueeze(-1).unsqueeze(-1);
         let hidden = board.mask(
@@ -66,8 +85,17 @@ impl PolicyHead {
                 .apply_t(&self.norm, train)
                 .relu(),
         );
-        let spatial = hidden.apply(&self.spatial).flatten(1, -1);
-        Tensor::cat(&[spatial, pooled.apply(&self.global_actions)], 1)
+        let spatial = hidden.apply(&self.spatial);
+        let global = pooled.apply(&self.global_actions);
+        let logits = |index: i64| {
+            let planes = spatial.narrow(1, index * self.spatial_planes, self.spatial_planes);
+            let globals = global.narrow(1, index * self.global_count, self.global_count);
+            Tensor::cat(&[planes.flatten(1, -1), globals], 1)
+        };
+        PolicyOutput {
+            logits: logits(0),
+            soft_logits: self.soft.then(|| logits(1)),
+        }
     }
 }
 
@@ -104,6 +132,10 @@ impl ValueHead {
             lead: nn::linear(vs / "lead", h, 1, Default::default()),
             ownership: nn::conv2d(vs / "ownership", v as i64, 1, 1, Default::default()),
         }
+    }
+
+    pub(crate) fn fold_batch_norm(&mut self) {
+        self.features.fold_batch_norm();
     }
 
     pub(crate) fn forward_t(&self, xs: &Tensor, board: &Board, train: bool) -> ValueOutput {

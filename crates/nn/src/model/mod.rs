@@ -78,6 +78,18 @@ impl Network {
         self.vs.set_kind(kind);
     }
 
+    /// Folds every batch norm that directly follows a convolution into it, for inference
+    /// (`forward_t` with `train = false`): call it after the weights' last change and after
+    /// [`Network::to`]. Training forward passes are unaffected.
+    pub fn fold_batch_norm(&mut self) {
+        self.stem.fold_batch_norm();
+        for block in &mut self.tower {
+            block.fold_batch_norm();
+        }
+        self.policy.fold_batch_norm();
+        self.value.fold_batch_norm();
+    }
+
     /// Runs the network. `train` selects batch statistics (and updates the running averages)
     /// rather than the running averages; gradients are recorded unless the caller is inside
     /// `tch::no_grad`. Inputs must be on the network's device and of its kind.
@@ -88,11 +100,13 @@ impl Network {
             block.forward_t(&xs, &board, train)
         });
         let value = self.value.forward_t(&trunk, &board, train);
+        let policy = self.policy.forward_t(&trunk, &board, train);
+        let illegal = inputs.legal.logical_not();
         Output {
-            policy_logits: self
-                .policy
-                .forward_t(&trunk, &board, train)
-                .masked_fill(&inputs.legal.logical_not(), ILLEGAL_LOGIT),
+            policy_logits: policy.logits.masked_fill(&illegal, ILLEGAL_LOGIT),
+            soft_policy_logits: policy
+                .soft_logits
+                .map(|logits| logits.masked_fill(&illegal, ILLEGAL_LOGIT)),
             wdl_logits: value.wdl_logits,
             lead: value.lead,
             ownership: value.ownership,

@@ -230,13 +230,23 @@ pub fn inputs(positions: &[Toy]) -> Inputs {
 /// Also limits libtorch to one thread: the test harness already runs tests in parallel, and
 /// spinning thread pools on a busy machine slow tiny nets down a hundredfold.
 pub fn tiny_network() -> Network {
+    Network::new(tiny_config(), Device::Cpu)
+}
+
+/// The tiny net with an auxiliary soft-policy output.
+pub fn tiny_network_with_soft_policy() -> Network {
+    let config = nn::NetConfig {
+        soft_policy: true,
+        ..tiny_config()
+    };
+    Network::new(config, Device::Cpu)
+}
+
+fn tiny_config() -> nn::NetConfig {
     nn::set_intra_op_threads(1);
     let layout = PolicyLayout {
         spatial_planes: 1,
         global_actions: 1,
     };
-    Network::new(
-        nn::NetConfig::preset(nn::Preset::Tiny, 3, layout),
-        Device::Cpu,
-    )
+    nn::NetConfig::preset(nn::Preset::Tiny, 3, layout)
 }
