@@ -1,5 +1,5 @@
 //! Node storage: two flat vectors indexed by `u32`, so a tree is a few large allocations that
-//! survive from move to move, and a node is 32 bytes with no pointers to chase or free.
+//! survive from move to move, and a node is 40 bytes with no pointers to chase or free.
 
 use game::Side;
 
@@ -31,6 +31,12 @@ pub(crate) struct Node {
     /// Sum of backed-up values from the first side's view: one fixed point of view means no
     /// assumption about who moves next, so a side may move twice in a row (Ghast vetoes).
     pub value_sum: f32,
+    /// Sum of the squares of the backed-up values, for the spread that
+    /// [`crate::MoveChoice::Lcb`] reads.
+    pub value_square_sum: f32,
+    /// The evaluator's value of this node itself, from the view of its side to move (the
+    /// exact value at a terminal node): Gumbel search completes unvisited moves' values with it.
+    pub raw_value: f32,
     pub first_edge: u32,
     pub edge_count: u32,
     pub to_move: Side,
@@ -43,6 +49,8 @@ impl Node {
             visits: 0,
             in_flight: 0,
             value_sum: 0.0,
+            value_square_sum: 0.0,
+            raw_value: 0.0,
             first_edge: 0,
             edge_count: 0,
             to_move,

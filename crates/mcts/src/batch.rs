@@ -69,10 +69,10 @@ impl<G: Game> Batch<G> {
     }
 }
 
-/// Empties a vector of references and hands its allocation back under another lifetime: the
-/// evaluator takes `&[&G]` borrowed from the trees, and this lets one buffer serve every step.
-/// (An in-place `collect` between types of one layout reuses the buffer.)
-fn recycle<'b, T: ?Sized>(mut refs: Vec<&T>) -> Vec<&'b T> {
+/// Empties a vector of references and hands its allocation back under another lifetime (and
+/// type): the evaluator takes `&[&G]` borrowed from the trees, and this lets one buffer serve
+/// every step. (An in-place `collect` between types of one layout reuses the buffer.)
+pub(crate) fn recycle<'b, T: ?Sized, U: ?Sized>(mut refs: Vec<&T>) -> Vec<&'b U> {
     refs.clear();
     refs.into_iter()
         .map(|_| unreachable!("the vector is empty"))
@@ -89,7 +89,7 @@ mod tests {
         let mut refs: Vec<&i32> = Vec::with_capacity(64);
         refs.extend(values.iter());
         let pointer = refs.as_ptr() as usize;
-        let recycled: Vec<&'static i32> = recycle(refs);
+        let recycled: Vec<&'static u32> = recycle(refs);
         assert!(recycled.is_empty());
         assert_eq!(recycled.capacity(), 64);
         assert_eq!(recycled.as_ptr() as usize, pointer);

@@ -11,6 +11,27 @@ pub enum Formula {
     /// Classic UCB1 (Kocsis and Szepesvari), for the rollout baseline: every child is tried
     /// once (in random order) before any is tried twice, and priors are ignored.
     Ucb1,
+    /// Gumbel AlphaZero (Danihelka et al., 2022): the root samples `gumbel_actions` moves
+    /// without replacement from the prior (Gumbel-top-k, when `root_noise` is on) and shares
+    /// the budget among them by sequential halving; inner nodes choose deterministically so
+    /// that visits follow the improved policy `softmax(logits + sigma(completed Q))`, which is
+    /// also the policy target. It improves the policy even with a handful of visits, where
+    /// PUCT's visit counts say little.
+    Gumbel,
+}
+
+/// How the move to play is read off a finished search (for play and matches; self-play
+/// samples by temperature or, under Gumbel, plays the sequential-halving winner).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveChoice {
+    /// The most visited move.
+    #[default]
+    MostVisits,
+    /// KataGo's lower confidence bound: among moves with at least a sixth of the top visits,
+    /// the one whose value is best even `lcb_stdevs` standard errors down, so a move that
+    /// looks best on few visits does not beat a well-checked one by luck.
+    Lcb,
 }
 
 /// Search settings, stored in run configurations and bot bundles.
@@ -19,7 +40,7 @@ pub enum Formula {
 /// in flight already fill the batch, and virtual loss would only blur the policy target);
 /// [`SearchConfig::play`] is the setting for matches and analysis.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct SearchConfig {
     pub formula: Formula,
     /// Weight of the exploration term (for UCB1 on values in [-1, 1], about 2 is classic).
@@ -41,6 +62,27 @@ pub struct SearchConfig {
     /// Leaves one tree may contribute to one batch. More leaves fill the batch when few games
     /// are in flight (play mode), at the cost of searching slightly less sharply.
     pub leaves_per_tree: u32,
+    /// Gumbel: moves considered at the root (m in the paper).
+    pub gumbel_actions: u32,
+    /// Gumbel: the completed Q-values, rescaled to [0, 1] at each node, enter the logits as
+    /// `(gumbel_c_visit + max visits) * gumbel_c_scale * q` (mctx's defaults: 50 and 0.1).
+    pub gumbel_c_visit: f32,
+    pub gumbel_c_scale: f32,
+    /// KataGo's forced playouts (PUCT with root noise only): every root move gets at least
+    /// `sqrt(forced_playouts * prior * total visits)` visits, so noise-boosted moves are
+    /// really checked; the policy target then prunes the visits that were only forced.
+    /// 0 turns it off (KataGo uses 2).
+    pub forced_playouts: f32,
+    /// Weight of the score lead in the value the search maximises (KataGo's score utility):
+    /// utility = value + `score_utility` * (2 / pi) * atan(lead / `score_scale`). It breaks
+    /// the ties between moves that all win (or all lose) in favour of bigger margins.
+    /// 0 turns it off.
+    pub score_utility: f32,
+    /// Score units at which the score term is half its maximum.
+    pub score_scale: f32,
+    pub move_choice: MoveChoice,
+    /// Standard errors below the mean at which [`MoveChoice::Lcb`] compares moves.
+    pub lcb_stdevs: f32,
 }
 
 impl Default for SearchConfig {
@@ -54,6 +96,14 @@ impl Default for SearchConfig {
             noise_fraction: 0.25,
             virtual_loss: 1,
             leaves_per_tree: 1,
+            gumbel_actions: 16,
+            gumbel_c_visit: 50.0,
+            gumbel_c_scale: 0.1,
+            forced_playouts: 0.0,
+            score_utility: 0.0,
+            score_scale: 5.0,
+            move_choice: MoveChoice::MostVisits,
+            lcb_stdevs: 3.0,
         }
     }
 }
@@ -68,5 +118,44 @@ impl SearchConfig {
             leaves_per_tree: 16,
             ..Self::default()
         }
+    }
+
+    /// Checks the bounds a configuration file's values must meet; the error names the field.
+    pub fn validate(&self) -> Result<(), String> {
+        let finite_at_least = |name: &str, value: f32, low: f32| {
+            if value.is_finite() && value >= low {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{name} = {value}: expected a number of at least {low}"
+                ))
+            }
+        };
+        finite_at_least("c_puct", self.c_puct, 0.0)?;
+        finite_at_least("fpu_reduction", self.fpu_reduction, 0.0)?;
+        finite_at_least("dirichlet_total_alpha", self.dirichlet_total_alpha, 0.0)?;
+        if !(0.0..=1.0).contains(&self.noise_fraction) {
+            return Err(format!(
+                "noise_fraction = {}: expected a number in [0, 1]",
+                self.noise_fraction
+            ));
+        }
+        if self.leaves_per_tree == 0 {
+            return Err("leaves_per_tree = 0: expected at least 1".to_owned());
+        }
+        if self.gumbel_actions == 0 {
+            return Err("gumbel_actions = 0: expected at least 1".to_owned());
+        }
+        finite_at_least("gumbel_c_visit", self.gumbel_c_visit, 0.0)?;
+        finite_at_least("gumbel_c_scale", self.gumbel_c_scale, 0.0)?;
+        finite_at_least("forced_playouts", self.forced_playouts, 0.0)?;
+        finite_at_least("score_utility", self.score_utility, 0.0)?;
+        if !(self.score_scale.is_finite() && self.score_scale > 0.0) {
+            return Err(format!(
+                "score_scale = {}: expected a positive number",
+                self.score_scale
+            ));
+        }
+        finite_at_least("lcb_stdevs", self.lcb_stdevs, 0.0)
     }
 }

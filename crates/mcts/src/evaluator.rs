@@ -8,6 +8,9 @@ pub struct Evaluation {
     pub policy: Vec<f32>,
     /// Expected outcome in [-1, 1] from the point of view of the player to move.
     pub value: f32,
+    /// Expected final score lead of the player to move, in the game's score units (0 from an
+    /// evaluator that does not predict it).
+    pub lead: f32,
 }
 
 /// Evaluates positions in batches: the search collects leaves from many trees and asks once.
@@ -35,6 +38,7 @@ impl<G: Game> Evaluator<G> for UniformEvaluator {
                 evaluation.policy[action] = prior;
             }
             evaluation.value = 0.0;
+            evaluation.lead = 0.0;
         }
     }
 }

@@ -10,6 +10,7 @@
 mod arena;
 mod batch;
 pub mod bench;
+mod cache;
 mod config;
 mod evaluator;
 mod noise;
@@ -23,7 +24,8 @@ mod tree;
 mod toy;
 
 pub use batch::Batch;
-pub use config::{Formula, SearchConfig};
+pub use cache::{CacheStats, CachedEvaluator};
+pub use config::{Formula, MoveChoice, SearchConfig};
 pub use evaluator::{Evaluation, Evaluator, UniformEvaluator};
 pub use rollout::{RolloutEvaluator, random_playout};
 pub use search::{Search, SearchResult};

@@ -1,9 +1,19 @@
 //! Reading the root: its children's statistics and the move to play.
 
+use super::descent::forced_visits;
 use super::{Tree, side_sign};
 use crate::arena::ROOT;
+use crate::config::{Formula, MoveChoice};
 use game::Game;
 use rand::Rng;
+
+/// [`MoveChoice::Lcb`] only weighs moves with at least this share of the top move's visits
+/// (KataGo's `minVisitPropForLCB`).
+const LCB_MIN_VISIT_SHARE: f32 = 0.15;
+/// The spread a move's value is assumed to have before its visits say otherwise, and how many
+/// visits that assumption weighs: one lucky visit must not look certain.
+const LCB_PRIOR_VARIANCE: f32 = 0.25;
+const LCB_PRIOR_WEIGHT: f32 = 2.0;
 
 /// One legal move at the root.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -43,12 +53,115 @@ impl<G: Game> Tree<G> {
             .collect()
     }
 
-    /// The most visited move, ties going to the better value, then to the tree's order. With
-    /// no visited move yet, the move with the highest prior.
+    /// The policy target of the finished search as `(action, probability)` over root moves:
+    /// under Gumbel search the improved policy, otherwise the visit distribution, minus the
+    /// visits that forced playouts added without the move earning them (KataGo's policy
+    /// target pruning).
+    pub fn policy_target(&self) -> Vec<(usize, f32)> {
+        let mut target = match self.config.formula {
+            Formula::Gumbel => self.improved_policy(),
+            Formula::Puct | Formula::Ucb1 => self.pruned_visits(),
+        };
+        let total: f32 = target.iter().map(|&(_, p)| p).sum();
+        target.retain(|&(_, p)| p > 0.0);
+        for (_, p) in &mut target {
+            *p /= total.max(f32::MIN_POSITIVE);
+        }
+        target
+    }
+
+    /// How much `target` taught the network: its KL divergence from the root's priors as the
+    /// evaluator gave them (before any noise), in nats. The trainer shows surprising
+    /// positions more often (KataGo's policy surprise weighting).
+    pub fn policy_surprise(&self, target: &[(usize, f32)]) -> f32 {
+        let raw: Vec<(u32, f32)> = if self.root_noised {
+            self.raw_root_priors.clone()
+        } else {
+            self.arena
+                .edges_of(ROOT)
+                .iter()
+                .map(|edge| (edge.action, edge.prior))
+                .collect()
+        };
+        target
+            .iter()
+            .filter(|&&(_, p)| p > 0.0)
+            .map(|&(action, p)| {
+                let prior = raw
+                    .iter()
+                    .find(|&&(a, _)| a as usize == action)
+                    .map_or(0.0, |&(_, prior)| prior);
+                p * (p / prior.max(1e-6)).ln()
+            })
+            .sum::<f32>()
+            .max(0.0)
+    }
+
+    /// Root visit counts as weights, with forced playouts taken back where they were used:
+    /// each move other than the most visited loses as many of its forced visits as it can
+    /// while its PUCT score stays below the best move's, and a move left with one visit or
+    /// none is dropped.
+    fn pruned_visits(&self) -> Vec<(usize, f32)> {
+        let mut target: Vec<(usize, f32)> = self
+            .root_visits()
+            .into_iter()
+            .map(|(action, visits)| (action, visits as f32))
+            .collect();
+        let k = self.config.forced_playouts;
+        if !(self.root_noised && k > 0.0 && self.config.formula == Formula::Puct) {
+            return target;
+        }
+        let children: Vec<ChildStats> = self.root_children().filter(|c| c.visits > 0).collect();
+        let Some(best) = children.iter().max_by_key(|c| c.visits) else {
+            return target;
+        };
+        let total: f32 = children.iter().map(|c| c.visits as f32).sum();
+        let explore = self.config.c_puct * total.sqrt();
+        let puct = |c: &ChildStats, visits: f32| {
+            c.value.unwrap_or(0.0) + explore * c.prior / (1.0 + visits)
+        };
+        let best_score = puct(best, best.visits as f32);
+        for (entry, child) in target.iter_mut().zip(&children) {
+            debug_assert_eq!(entry.0, child.action);
+            if child.action == best.action {
+                continue;
+            }
+            let visits = child.visits as f32;
+            let gap = best_score - child.value.unwrap_or(0.0);
+            // The fewest visits at which the move's PUCT score is still no higher than the
+            // best move's.
+            let needed = if gap > 0.0 {
+                (explore * child.prior / gap - 1.0).ceil().max(0.0)
+            } else {
+                visits
+            };
+            let forced = forced_visits(k, child.prior, total).floor();
+            let kept = (visits - forced).max(needed).min(visits);
+            entry.1 = if kept <= 1.0 { 0.0 } else { kept };
+        }
+        target
+    }
+
+    /// The move to play: the sequential-halving winner under Gumbel search, otherwise by the
+    /// config's [`MoveChoice`].
     ///
     /// # Panics
     /// If the root has not been evaluated (no budget spent yet) or the game is over.
     pub fn best_action(&self) -> usize {
+        if self.config.formula == Formula::Gumbel
+            && let Some(action) = self.gumbel_winner()
+        {
+            return action;
+        }
+        match self.config.move_choice {
+            MoveChoice::MostVisits => self.most_visited(),
+            MoveChoice::Lcb => self.lcb_action().unwrap_or_else(|| self.most_visited()),
+        }
+    }
+
+    /// The most visited move, ties going to the better value, then to the tree's order. With
+    /// no visited move yet, the move with the highest prior.
+    fn most_visited(&self) -> usize {
         let key = |child: &ChildStats| {
             (
                 child.visits,
@@ -68,9 +181,44 @@ impl<G: Game> Tree<G> {
             .action
     }
 
+    /// The move with the best lower confidence bound on its value among well-visited moves.
+    fn lcb_action(&self) -> Option<usize> {
+        let sign = side_sign(self.arena.node(ROOT).to_move);
+        let most = self.root_children().map(|c| c.visits).max()?;
+        let floor = (LCB_MIN_VISIT_SHARE * most as f32).max(1.0);
+        let z = self.config.lcb_stdevs;
+        self.arena
+            .edges_of(ROOT)
+            .iter()
+            .filter_map(|edge| {
+                let child = self.arena.node(edge.child()?);
+                let n = child.visits as f32;
+                (n >= floor).then(|| {
+                    let mean = sign * child.value_sum / n;
+                    let spread = (child.value_square_sum - n * mean * mean).max(0.0);
+                    let variance =
+                        (spread + LCB_PRIOR_VARIANCE * LCB_PRIOR_WEIGHT) / (n + LCB_PRIOR_WEIGHT);
+                    let bound = mean - z * (variance / n).sqrt();
+                    (edge.action as usize, bound, child.visits)
+                })
+            })
+            .reduce(|best, next| {
+                if (next.1, next.2) > (best.1, best.2) {
+                    next
+                } else {
+                    best
+                }
+            })
+            .map(|(action, _, _)| action)
+    }
+
     /// A move drawn with probability proportional to `visits^(1 / temperature)`; at
-    /// temperature 0 (or with nothing visited yet) [`Tree::best_action`].
+    /// temperature 0 (or with nothing visited yet) [`Tree::best_action`]. Gumbel search
+    /// ignores the temperature: its root noise already made the draw.
     pub fn choose_action(&mut self, temperature: f32) -> usize {
+        if self.config.formula == Formula::Gumbel {
+            return self.best_action();
+        }
         let max_visits = self.root_children().map(|c| c.visits).max().unwrap_or(0);
         if temperature <= 0.0 || max_visits == 0 {
             return self.best_action();

@@ -6,7 +6,7 @@ use crate::arena::{Edge, NodeId, NodeState, ROOT};
 use crate::config::Formula;
 use crate::evaluator::Evaluation;
 use crate::noise::dirichlet;
-use game::{Game, Side};
+use game::Game;
 use rand::seq::SliceRandom;
 use std::ops::Range;
 
@@ -50,8 +50,10 @@ impl<G: Game> Tree<G> {
         debug_assert_eq!(evaluations.len(), self.leaves.len());
         for (slot, evaluation) in evaluations.iter().enumerate() {
             let Leaf { node, path } = self.leaves[slot].clone();
+            let utility = self.utility(evaluation.value, evaluation.lead);
+            self.arena.node_mut(node).raw_value = utility;
             self.expand(node, slot, &evaluation.policy);
-            let value = side_sign(self.arena.node(node).to_move) * evaluation.value;
+            let value = side_sign(self.arena.node(node).to_move) * utility;
             self.backup(path, value, true);
         }
         self.leaves.clear();
@@ -99,13 +101,18 @@ impl<G: Game> Tree<G> {
                     node = match self.arena.edges[edge].child() {
                         Some(child) => child,
                         None => {
-                            let child_state = match state.outcome() {
-                                Some(outcome) => {
-                                    NodeState::Terminal(outcome.value_for(Side::First))
-                                }
-                                None => NodeState::Fresh,
-                            };
-                            self.arena.add_child(edge, state.to_move(), child_state)
+                            let state = &self.leaf_states[slot];
+                            let child_state = self.node_state(state);
+                            let to_move = state.to_move();
+                            let child = self.arena.add_child(edge, to_move, child_state);
+                            if let NodeState::Terminal(value) = child_state {
+                                self.arena.node_mut(child).raw_value = side_sign(to_move) * value;
+                            }
+                            if self.keeps_prior_order(node) {
+                                let range = self.arena.edge_range(node);
+                                promote_next(&mut self.arena.edges[range]);
+                            }
+                            child
                         }
                     };
                 }
@@ -115,6 +122,11 @@ impl<G: Game> Tree<G> {
 
     /// The index (into the arena's edges) of the child to descend into.
     fn select(&self, node: NodeId) -> usize {
+        match self.config.formula {
+            Formula::Gumbel if node == ROOT => return self.select_gumbel_root(),
+            Formula::Gumbel => return self.select_gumbel_interior(node),
+            Formula::Puct | Formula::Ucb1 => {}
+        }
         let parent = self.arena.node(node);
         let sign = side_sign(parent.to_move);
         let virtual_loss = self.config.virtual_loss as f32;
@@ -135,8 +147,19 @@ impl<G: Game> Tree<G> {
                 let parent_value = sign * parent.value_sum / parent.visits.max(1) as f32;
                 let fpu = parent_value - self.config.fpu_reduction;
                 let explore = c * parent_visits.max(1.0).sqrt();
+                // Forced playouts: only where noise made the priors worth checking.
+                let forced = (node == ROOT && self.root_noised)
+                    .then_some(self.config.forced_playouts)
+                    .filter(|&k| k > 0.0)
+                    .map(|k| (k, parent_visits));
                 self.argmax(range, |edge| {
                     let (value, visits) = child_stats(edge).unwrap_or((fpu, 0.0));
+                    if let Some((k, total)) = forced
+                        && visits < forced_visits(k, edge.prior, total)
+                    {
+                        // Above every PUCT score; among forced moves, the higher prior.
+                        return FORCED_SCORE + edge.prior;
+                    }
                     value + explore * edge.prior / (1.0 + visits)
                 })
             }
@@ -147,17 +170,18 @@ impl<G: Game> Tree<G> {
                     None => f32::INFINITY,
                 })
             }
+            Formula::Gumbel => unreachable!("handled above"),
         }
     }
 
     /// The first edge in `range` with the highest score: ties go to edge order, so equal
     /// seeds give equal trees.
     ///
-    /// Edges are kept in [`order_edges`] order, so the scan stops at the first edge without a
+    /// Edges are kept in [`promote_next`] order, so the scan stops at the first edge without a
     /// child: every later one also lacks a child and has a prior no higher, hence a score no
     /// higher. A mid-game Ghast node has hundreds of moves and the search tries few of them;
     /// without the early stop this loop is most of the search time.
-    fn argmax(&self, range: Range<usize>, score: impl Fn(&Edge) -> f32) -> usize {
+    pub(super) fn argmax(&self, range: Range<usize>, score: impl Fn(&Edge) -> f32) -> usize {
         let mut best = range.start;
         let mut best_score = f32::NEG_INFINITY;
         for edge_index in range {
@@ -193,14 +217,27 @@ impl<G: Game> Tree<G> {
         }));
         let edges = &mut self.arena.edges[first_edge..];
         match self.config.formula {
-            Formula::Puct => order_edges(edges),
+            Formula::Puct | Formula::Gumbel => promote_next(edges),
             Formula::Ucb1 => edges.shuffle(&mut self.rng),
         }
-        let node = self.arena.node_mut(node);
-        node.first_edge = u32::try_from(first_edge).expect("fewer than 2^32 edges");
-        node.edge_count = self.legal.len() as u32;
-        node.state = NodeState::Expanded;
+        let expanded = self.arena.node_mut(node);
+        expanded.first_edge = u32::try_from(first_edge).expect("fewer than 2^32 edges");
+        expanded.edge_count = self.legal.len() as u32;
+        expanded.state = NodeState::Expanded;
+        if node == ROOT && self.config.formula == Formula::Gumbel {
+            self.start_gumbel_root();
+        }
         self.noise_root();
+    }
+
+    /// Whether `node`'s edges follow the [`promote_next`] order: not under UCB1 (its order is
+    /// random) nor at a Gumbel root (sequential halving visits its moves in any order).
+    fn keeps_prior_order(&self, node: NodeId) -> bool {
+        match self.config.formula {
+            Formula::Puct => true,
+            Formula::Gumbel => node != ROOT,
+            Formula::Ucb1 => false,
+        }
     }
 
     /// Adds `value` (first side's view) to every node on `path`; `in_flight` says whether the
@@ -210,21 +247,31 @@ impl<G: Game> Tree<G> {
             let node = self.arena.node_mut(id);
             node.visits += 1;
             node.value_sum += value;
+            node.value_square_sum += value * value;
             node.in_flight -= u32::from(in_flight);
         }
     }
 
     /// Mixes Dirichlet noise into the root priors once per root, as soon as the root is
     /// expanded (a fresh root) or at the first step after [`Tree::advance`] (a kept one).
+    ///
+    /// Gumbel search takes its root noise from the Gumbel draw instead.
     fn noise_root(&mut self) {
         if !self.root_noise
             || self.root_noised
+            || self.config.formula == Formula::Gumbel
             || self.arena.node(ROOT).state != NodeState::Expanded
         {
             return;
         }
         self.root_noised = true;
         let range = self.arena.edge_range(ROOT);
+        self.raw_root_priors.clear();
+        self.raw_root_priors.extend(
+            self.arena.edges[range.clone()]
+                .iter()
+                .map(|edge| (edge.action, edge.prior)),
+        );
         self.noise.resize(range.len(), 0.0);
         let alpha = self.config.dirichlet_total_alpha / range.len() as f32;
         if dirichlet(alpha, &mut self.noise, &mut self.rng) {
@@ -233,21 +280,40 @@ impl<G: Game> Tree<G> {
             for (edge, &eta) in edges.iter_mut().zip(&self.noise) {
                 edge.prior = (1.0 - fraction) * edge.prior + fraction * eta;
             }
-            order_edges(edges);
+            promote_next(edges);
         }
     }
 }
 
-/// Puts the edges with a child first, then the others by falling prior: the order that lets
-/// selection stop at the first edge without a child. Selection keeps it, because among the
-/// edges without a child it always takes the first (the same first-play value, and the
-/// highest prior; under UCB1 all score infinity), and the sort is stable, so equal priors
-/// stay in action order.
-fn order_edges(edges: &mut [Edge]) {
-    edges.sort_by(|a, b| {
-        b.child()
-            .is_some()
-            .cmp(&a.child().is_some())
-            .then(b.prior.total_cmp(&a.prior))
-    });
+/// Selection score of a move that has not had its forced playouts yet.
+const FORCED_SCORE: f32 = 1e9;
+
+/// KataGo's forced playouts of a root move: `sqrt(k * prior * total visits)`.
+pub(super) fn forced_visits(k: f32, prior: f32, total_visits: f32) -> f32 {
+    (k * prior * total_visits).sqrt()
+}
+
+/// Keeps the order that lets selection stop at the first edge without a child: the edges
+/// with a child come first, and the edge right after them has the highest prior of the rest
+/// (ties to the lower action, so equal seeds give equal trees). Selection keeps the children
+/// first, because among the edges without a child it only ever takes that one (the same
+/// first-play value and the highest prior), after which this is called again.
+///
+/// One scan per new child, where sorting every expanded node's few hundred edges cost a
+/// tenth of self-play's time, for nodes that were mostly never selected from again.
+fn promote_next(edges: &mut [Edge]) {
+    let Some(next) = edges.iter().position(|edge| edge.child().is_none()) else {
+        return;
+    };
+    let best = (next..edges.len())
+        .reduce(|best, index| {
+            let (a, b) = (&edges[index], &edges[best]);
+            if a.prior > b.prior || (a.prior == b.prior && a.action < b.action) {
+                index
+            } else {
+                best
+            }
+        })
+        .expect("a childless edge exists");
+    edges.swap(next, best);
 }

@@ -3,14 +3,16 @@
 
 mod choice;
 mod descent;
+mod gumbel;
 #[cfg(test)]
 mod tests;
 
 pub use choice::ChildStats;
 
 use crate::arena::{Arena, NodeId, NodeState, ROOT};
-use crate::config::SearchConfig;
+use crate::config::{Formula, SearchConfig};
 use game::{Game, Side};
+use gumbel::GumbelRoot;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::ops::Range;
@@ -46,6 +48,10 @@ pub struct Tree<G: Game> {
     path: Vec<NodeId>,
     legal: Vec<usize>,
     noise: Vec<f32>,
+    /// The root's priors as the evaluator gave them, `(action, prior)`, saved before noise is
+    /// mixed in: the policy target's surprise is measured against them.
+    raw_root_priors: Vec<(u32, f32)>,
+    gumbel: GumbelRoot,
 }
 
 impl<G: Game> Tree<G> {
@@ -67,6 +73,8 @@ impl<G: Game> Tree<G> {
             path: Vec::new(),
             legal: Vec::new(),
             noise: Vec::new(),
+            raw_root_priors: Vec::new(),
+            gumbel: GumbelRoot::default(),
         };
         tree.reset_root();
         tree
@@ -79,7 +87,8 @@ impl<G: Game> Tree<G> {
     }
 
     /// Plays `action` at the root. The subtree below it, statistics included, becomes the new
-    /// tree; an action the search never tried starts a fresh tree.
+    /// tree; an action the search never tried starts a fresh tree, and so does every action
+    /// under Gumbel search, whose sequential halving schedules a root's visits from zero.
     pub fn advance(&mut self, action: usize) {
         debug_assert!(self.leaves.is_empty(), "advance between steps only");
         let child = self
@@ -89,6 +98,7 @@ impl<G: Game> Tree<G> {
             .find(|edge| edge.action as usize == action)
             .and_then(|edge| edge.child());
         self.root_state.apply(action);
+        let child = child.filter(|_| self.config.formula != Formula::Gumbel);
         match child {
             Some(child) => {
                 self.arena
@@ -131,7 +141,8 @@ impl<G: Game> Tree<G> {
         self.arena.node(ROOT).visits
     }
 
-    /// The root's mean value from the view of the side to move there (0 before any visit).
+    /// The root's mean value (the search's utility: the game value plus any score term) from
+    /// the view of the side to move there (0 before any visit).
     pub fn root_value(&self) -> f32 {
         let root = self.arena.node(ROOT);
         if root.visits == 0 {
@@ -146,12 +157,30 @@ impl<G: Game> Tree<G> {
     }
 
     fn reset_root(&mut self) {
-        let state = match self.root_state.outcome() {
-            Some(outcome) => NodeState::Terminal(outcome.value_for(Side::First)),
-            None => NodeState::Fresh,
-        };
+        let state = self.node_state(&self.root_state);
         self.arena.reset(self.root_state.to_move(), state);
         self.root_noised = false;
+    }
+
+    /// A new node's state: terminal with its exact utility (first side's view) when the game
+    /// is over there, fresh otherwise.
+    fn node_state(&self, game: &G) -> NodeState {
+        match game.outcome() {
+            Some(outcome) => {
+                let lead = game.score(Side::First) - game.score(Side::Second);
+                NodeState::Terminal(self.utility(outcome.value_for(Side::First), lead))
+            }
+            None => NodeState::Fresh,
+        }
+    }
+
+    /// What the search maximises, for a value and a score lead from one side's view.
+    fn utility(&self, value: f32, lead: f32) -> f32 {
+        if self.config.score_utility == 0.0 {
+            return value;
+        }
+        let score = std::f32::consts::FRAC_2_PI * (lead / self.config.score_scale).atan();
+        value + self.config.score_utility * score
     }
 }
 

@@ -322,3 +322,158 @@ fn temperature_one_samples_in_proportion_to_visits() {
         "a low temperature nearly always plays the best move: {sharp}"
     );
 }
+
+fn gumbel(noise: bool, actions: u32) -> SearchConfig {
+    SearchConfig {
+        formula: Formula::Gumbel,
+        root_noise: noise,
+        gumbel_actions: actions,
+        ..SearchConfig::default()
+    }
+}
+
+#[test]
+fn gumbel_search_agrees_with_minimax_when_sides_move_twice() {
+    for noise in [false, true] {
+        for stones in 2..=9 {
+            let game = Nim::start(stones, 3, Some(2));
+            let exact = game.solve();
+            let tree = searched(game.clone(), gumbel(noise, 16), 400, stones.into());
+            let mut after = game.clone();
+            after.apply(tree.best_action());
+            let kept = if after.to_move() == game.to_move() {
+                after.solve()
+            } else {
+                -after.solve()
+            };
+            assert_eq!(kept, exact, "{stones} stones, noise {noise}");
+        }
+    }
+}
+
+#[test]
+fn sequential_halving_spends_the_budget_on_the_considered_moves_in_rounds() {
+    // 8 legal moves, 4 considered, 16 simulations: a round of one visit each, then the
+    // better two get 4 + 4 more visits between them... the schedule [0 0 0 0 1 1 1 1] then
+    // [2 2 3 3 4 4 5 5].
+    let tree = searched(Nim::start(20, 8, None), gumbel(true, 4), 17, 3);
+    let mut visits: Vec<u32> = children(&tree).iter().map(|c| c.visits).collect();
+    visits.sort_unstable_by(|a, b| b.cmp(a));
+    assert_eq!(visits, [6, 6, 2, 2, 0, 0, 0, 0]);
+    let played = tree.best_action();
+    let winner = children(&tree)
+        .into_iter()
+        .find(|c| c.action == played)
+        .unwrap();
+    assert_eq!(winner.visits, 6, "the winner comes from the last round");
+}
+
+#[test]
+fn the_improved_policy_is_a_distribution_that_favours_the_winning_move() {
+    let tree = searched(Nim::start(3, 3, None), gumbel(false, 16), 50, 4);
+    let target = tree.policy_target();
+    let total: f32 = target.iter().map(|&(_, p)| p).sum();
+    assert!((total - 1.0).abs() < 1e-5, "{total}");
+    let (best, _) = target
+        .iter()
+        .copied()
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .unwrap();
+    assert_eq!(best, Nim::take(3));
+    assert_eq!(tree.best_action(), Nim::take(3));
+}
+
+#[test]
+fn a_gumbel_tree_starts_afresh_after_each_move() {
+    let mut tree = searched(Nim::start(12, 3, None), gumbel(true, 16), 40, 5);
+    let action = tree.best_action();
+    tree.advance(action);
+    assert_eq!(tree.root_visit_count(), 0, "no statistics kept");
+    assert_eq!(tree.node_count(), 1);
+}
+
+#[test]
+fn forced_playouts_visit_every_noised_move_and_pruning_takes_them_back() {
+    let config = SearchConfig {
+        forced_playouts: 2.0,
+        ..SearchConfig::default()
+    };
+    let tree = searched(Nim::start(40, 8, None), config, 400, 6);
+    let total: f32 = children(&tree).iter().map(|c| c.visits as f32).sum();
+    for child in children(&tree) {
+        let forced = (2.0 * child.prior * total).sqrt();
+        assert!(
+            child.visits as f32 + 1.0 >= forced.floor(),
+            "{child:?} has fewer than its {forced} forced visits"
+        );
+    }
+    let raw: Vec<(usize, u32)> = tree.root_visits();
+    let pruned = tree.policy_target();
+    let best = raw.iter().max_by_key(|&&(_, v)| v).unwrap();
+    let share = |action: usize, list: &[(usize, f32)]| {
+        list.iter()
+            .find(|&&(a, _)| a == action)
+            .map_or(0.0, |&(_, p)| p)
+    };
+    let raw_total: u32 = raw.iter().map(|&(_, v)| v).sum();
+    assert!(
+        share(best.0, &pruned) >= best.1 as f32 / raw_total as f32,
+        "pruning only takes from the other moves"
+    );
+    assert!(pruned.len() <= raw.len());
+}
+
+#[test]
+fn surprise_is_zero_for_a_target_equal_to_the_priors_and_positive_otherwise() {
+    let tree = searched(Nim::start(3, 3, None), quiet(), 60, 7);
+    let priors: Vec<(usize, f32)> = children(&tree)
+        .iter()
+        .map(|c| (c.action, c.prior))
+        .collect();
+    assert!(tree.policy_surprise(&priors).abs() < 1e-6);
+    let target = tree.policy_target();
+    assert!(
+        tree.policy_surprise(&target) > 0.1,
+        "the search found the win"
+    );
+}
+
+#[test]
+fn lcb_move_choice_still_takes_a_sure_win() {
+    let config = SearchConfig {
+        move_choice: crate::config::MoveChoice::Lcb,
+        ..quiet()
+    };
+    let tree = searched(Nim::start(3, 3, None), config, 100, 8);
+    assert_eq!(tree.best_action(), Nim::take(3));
+}
+
+/// What selection's early stop relies on, at every expanded node of a searched tree: the
+/// edges with a child come first, and the next edge has the highest prior of the rest.
+#[test]
+fn children_form_a_prefix_followed_by_the_best_remaining_prior() {
+    for (seed, config) in [SearchConfig::default(), quiet(), gumbel(true, 8)]
+        .into_iter()
+        .enumerate()
+    {
+        let gumbel_root = config.formula == Formula::Gumbel;
+        let mut tree = Tree::new(Nim::start(30, 12, Some(3)), config, seed as u64);
+        tree.set_budget(500);
+        let mut evaluator = Scripted {
+            policy: (1..=12).map(|i| ((i * 7) % 12) as f32 + 1.0).collect(),
+            positions: 0,
+        };
+        Batch::new().run(std::slice::from_mut(&mut tree), &mut evaluator);
+        for (id, node) in tree.arena.nodes.iter().enumerate() {
+            if node.state != NodeState::Expanded || (gumbel_root && id == 0) {
+                continue;
+            }
+            let edges = tree.arena.edges_of(id as u32);
+            let children = edges.iter().take_while(|e| e.child().is_some()).count();
+            assert!(edges[children..].iter().all(|e| e.child().is_none()));
+            if let Some(next) = edges.get(children) {
+                assert!(edges[children..].iter().all(|e| e.prior <= next.prior));
+            }
+        }
+    }
+}

@@ -1,0 +1,239 @@
+//! KataGo's NN cache: evaluations remembered by position hash, so a position reached again
+//! (a transposition, a position another game in flight also reached, the root after a move)
+//! costs a table lookup instead of a network evaluation.
+
+use crate::batch::recycle;
+use crate::evaluator::{Evaluation, Evaluator};
+use game::Game;
+
+/// An [`Evaluator`] that answers repeated positions from a fixed-size table and sends only
+/// the others to the evaluator it wraps.
+///
+/// The table is direct-mapped by [`Game::hash`] (which covers everything a network reads: for
+/// Ghast the board, side to move, turn, passes and pending veto), a newer entry replacing an
+/// older one in its slot. Policies are stored densely, `num_actions` floats an entry, so
+/// memory is `entries x num_actions x 4` bytes, allocated at the first call.
+#[derive(Debug)]
+pub struct CachedEvaluator<E> {
+    inner: E,
+    entries: usize,
+    /// Hash of each slot's position; [`EMPTY`] for a free slot.
+    keys: Vec<u64>,
+    values: Vec<f32>,
+    leads: Vec<f32>,
+    policies: Vec<f32>,
+    num_actions: usize,
+    misses: Vec<usize>,
+    miss_out: Vec<Evaluation>,
+    positions: Vec<&'static ()>,
+    stats: CacheStats,
+}
+
+/// Lookups and hits since the cache was made or its statistics were taken.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct CacheStats {
+    pub lookups: u64,
+    pub hits: u64,
+}
+
+impl CacheStats {
+    pub fn hit_rate(&self) -> f64 {
+        self.hits as f64 / self.lookups.max(1) as f64
+    }
+}
+
+/// Marks a free slot; a real hash equal to it is stored as [`EMPTY_STAND_IN`].
+const EMPTY: u64 = 0;
+const EMPTY_STAND_IN: u64 = 1;
+
+impl<E> CachedEvaluator<E> {
+    /// A cache of `entries` positions (rounded up to a power of two) in front of `inner`.
+    pub fn new(inner: E, entries: usize) -> Self {
+        Self {
+            inner,
+            entries: entries.max(1).next_power_of_two(),
+            keys: Vec::new(),
+            values: Vec::new(),
+            leads: Vec::new(),
+            policies: Vec::new(),
+            num_actions: 0,
+            misses: Vec::new(),
+            miss_out: Vec::new(),
+            positions: Vec::new(),
+            stats: CacheStats::default(),
+        }
+    }
+
+    /// Swaps in a new evaluator (a new network generation) and forgets every entry, keeping
+    /// the table's memory.
+    pub fn replace_inner(&mut self, inner: E) {
+        self.inner = inner;
+        self.keys.fill(EMPTY);
+    }
+
+    pub fn inner(&self) -> &E {
+        &self.inner
+    }
+
+    /// Returns the statistics gathered since the last call and starts counting afresh.
+    pub fn take_stats(&mut self) -> CacheStats {
+        std::mem::take(&mut self.stats)
+    }
+
+    fn allocate(&mut self, num_actions: usize) {
+        self.num_actions = num_actions;
+        self.keys = vec![EMPTY; self.entries];
+        self.values = vec![0.0; self.entries];
+        self.leads = vec![0.0; self.entries];
+        self.policies = vec![0.0; self.entries * num_actions];
+    }
+}
+
+/// The slot of `key` in a table of `entries` (a power of two) slots. Fibonacci hashing
+/// spreads hashes that are not uniform (small counters, a toy game's) as well as Zobrist keys.
+fn slot(key: u64, entries: usize) -> usize {
+    let bits = entries.trailing_zeros();
+    if bits == 0 {
+        return 0;
+    }
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+}
+
+fn stored_key(hash: u64) -> u64 {
+    if hash == EMPTY { EMPTY_STAND_IN } else { hash }
+}
+
+impl<G: Game, E: Evaluator<G>> Evaluator<G> for CachedEvaluator<E> {
+    fn evaluate(&mut self, positions: &[&G], out: &mut [Evaluation]) {
+        let Some(first) = positions.first() else {
+            return;
+        };
+        if self.num_actions != first.num_actions() {
+            self.allocate(first.num_actions());
+        }
+        let n = self.num_actions;
+        self.misses.clear();
+        for (index, (position, evaluation)) in positions.iter().zip(out.iter_mut()).enumerate() {
+            let key = stored_key(position.hash());
+            let slot = slot(key, self.entries);
+            if self.keys[slot] == key {
+                evaluation.policy.clear();
+                evaluation
+                    .policy
+                    .extend_from_slice(&self.policies[slot * n..][..n]);
+                evaluation.value = self.values[slot];
+                evaluation.lead = self.leads[slot];
+            } else {
+                self.misses.push(index);
+            }
+        }
+        self.stats.lookups += positions.len() as u64;
+        self.stats.hits += (positions.len() - self.misses.len()) as u64;
+        if self.misses.is_empty() {
+            return;
+        }
+        let mut missed: Vec<&G> = recycle(std::mem::take(&mut self.positions));
+        missed.extend(self.misses.iter().map(|&index| positions[index]));
+        if self.miss_out.len() < missed.len() {
+            self.miss_out.resize_with(missed.len(), Evaluation::default);
+        }
+        self.inner
+            .evaluate(&missed, &mut self.miss_out[..missed.len()]);
+        for (evaluation, &index) in self.miss_out.iter_mut().zip(&self.misses) {
+            let key = stored_key(positions[index].hash());
+            let slot = slot(key, self.entries);
+            self.keys[slot] = key;
+            self.values[slot] = evaluation.value;
+            self.leads[slot] = evaluation.lead;
+            let stored = &mut self.policies[slot * n..][..n];
+            stored.fill(0.0);
+            let len = evaluation.policy.len().min(n);
+            stored[..len].copy_from_slice(&evaluation.policy[..len]);
+            std::mem::swap(&mut out[index], evaluation);
+        }
+        self.positions = recycle(missed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::toy::Nim;
+
+    /// Counts the positions it is asked about and answers with the position's hash folded
+    /// into the value, so a wrong cache answer shows.
+    #[derive(Default)]
+    struct Counting {
+        asked: usize,
+    }
+
+    impl Evaluator<Nim> for Counting {
+        fn evaluate(&mut self, positions: &[&Nim], out: &mut [Evaluation]) {
+            self.asked += positions.len();
+            for (position, evaluation) in positions.iter().zip(out.iter_mut()) {
+                evaluation.policy = vec![0.5; position.num_actions()];
+                evaluation.value = (position.hash() % 1000) as f32 / 1000.0;
+                evaluation.lead = (position.hash() % 7) as f32;
+            }
+        }
+    }
+
+    fn evaluate(cache: &mut CachedEvaluator<Counting>, positions: &[Nim]) -> Vec<Evaluation> {
+        let refs: Vec<&Nim> = positions.iter().collect();
+        let mut out = vec![Evaluation::default(); positions.len()];
+        cache.evaluate(&refs, &mut out);
+        out
+    }
+
+    fn positions() -> Vec<Nim> {
+        let start = Nim::start(10, 3, None);
+        let mut legal = Vec::new();
+        start.legal_actions(&mut legal);
+        legal
+            .iter()
+            .map(|&action| {
+                let mut next = start.clone();
+                next.apply(action);
+                next
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_repeated_position_is_answered_from_the_table_with_the_same_evaluation() {
+        let positions = positions();
+        assert!(positions.len() >= 2);
+        let mut cache = CachedEvaluator::new(Counting::default(), 1 << 10);
+        let first = evaluate(&mut cache, &positions);
+        assert_eq!(cache.inner().asked, positions.len());
+        let second = evaluate(&mut cache, &positions);
+        assert_eq!(cache.inner().asked, positions.len(), "all hits");
+        assert_eq!(first, second);
+        let stats = cache.take_stats();
+        assert_eq!(stats.lookups, 2 * positions.len() as u64);
+        assert_eq!(stats.hits, positions.len() as u64);
+        assert_eq!(cache.take_stats(), CacheStats::default());
+    }
+
+    #[test]
+    fn a_new_evaluator_starts_with_an_empty_table() {
+        let positions = positions();
+        let mut cache = CachedEvaluator::new(Counting::default(), 1 << 10);
+        evaluate(&mut cache, &positions);
+        cache.replace_inner(Counting::default());
+        evaluate(&mut cache, &positions);
+        assert_eq!(cache.inner().asked, positions.len());
+    }
+
+    #[test]
+    fn a_one_entry_table_keeps_the_newest_position_only() {
+        let positions = positions();
+        let mut cache = CachedEvaluator::new(Counting::default(), 1);
+        let answers = evaluate(&mut cache, &positions[..2]);
+        let again = evaluate(&mut cache, &positions[1..2]);
+        assert_eq!(cache.inner().asked, 2);
+        assert_eq!(again[0], answers[1]);
+        evaluate(&mut cache, &positions[..1]);
+        assert_eq!(cache.inner().asked, 3);
+    }
+}
