@@ -10,7 +10,7 @@ use crate::{ReplayError, Shard};
 pub const MAGIC: [u8; 8] = *b"GHASTRPL";
 /// The version this build writes and the newest it reads. Bump it whenever a serialized type
 /// changes: bincode is not self-describing, so old readers would misread new fields.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 const PREFIX_LEN: usize = MAGIC.len() + size_of::<u32>();
 const ZSTD_LEVEL: i32 = 3;

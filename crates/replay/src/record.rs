@@ -6,19 +6,39 @@
 use game::{Outcome, Side};
 use serde::{Deserialize, Serialize};
 
+/// The weights of a stored policy target sum to about this: probabilities quantised to
+/// sixteen bits, small in the varint encoding and fine enough for any target.
+pub const POLICY_WEIGHT_TOTAL: u32 = 65_535;
+
 /// One move of a game, with the search statistics that become training targets.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MoveRecord {
     /// The dense action index that was played.
     pub action: u32,
-    /// Sparse root visit counts as `(action, visits)`; empty for cheap searches, whose counts
-    /// are too noisy to be a policy target.
-    pub visits: Vec<(u32, u32)>,
+    /// The search's policy target as sparse `(action, weight)` pairs (see
+    /// [`quantise_policy`]; only the ratios of the weights matter); empty for cheap
+    /// searches, whose statistics are too noisy to be a target.
+    pub policy: Vec<(u32, u32)>,
     /// The root's value estimate from the mover's point of view, in [-1, 1].
     pub root_value: f32,
     /// Whether this move got a full search (playout cap randomisation); only full searches
     /// give policy targets.
     pub full_search: bool,
+    /// How far the policy target is from the network's prior at the root (KL divergence, in
+    /// nats; 0 without a target): the trainer samples surprising positions more often.
+    pub surprise: f32,
+}
+
+/// A policy target as stored: probabilities as weights summing to about
+/// [`POLICY_WEIGHT_TOTAL`], actions whose weight rounds to zero left out.
+pub fn quantise_policy(target: &[(usize, f32)]) -> Vec<(u32, u32)> {
+    target
+        .iter()
+        .filter_map(|&(action, probability)| {
+            let weight = (probability.clamp(0.0, 1.0) * POLICY_WEIGHT_TOTAL as f32).round() as u32;
+            (weight > 0).then_some((action as u32, weight))
+        })
+        .collect()
 }
 
 /// For a game that was played through instead of resigned: who would have resigned, and
@@ -67,6 +87,14 @@ impl GameRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quantised_policies_keep_their_ratios_and_drop_vanishing_moves() {
+        let stored = quantise_policy(&[(3, 0.5), (9, 0.25), (4, 0.25), (7, 1e-7)]);
+        assert_eq!(stored, [(3, 32_768), (9, 16_384), (4, 16_384)]);
+        let total: u32 = stored.iter().map(|&(_, w)| w).sum();
+        assert!(total.abs_diff(POLICY_WEIGHT_TOTAL) <= 2);
+    }
 
     fn record(outcome: Outcome, resigner: Option<Side>) -> GameRecord {
         GameRecord {

@@ -40,13 +40,14 @@ fn numbered_move(action: u32) -> MoveRecord {
     let full_search = action % 2 == 0;
     MoveRecord {
         action,
-        visits: if full_search {
+        policy: if full_search {
             vec![(action, 10)]
         } else {
             Vec::new()
         },
         root_value: 0.0,
         full_search,
+        surprise: 0.0,
     }
 }
 
@@ -60,13 +61,17 @@ fn arb_move() -> impl Strategy<Value = MoveRecord> {
         prop::collection::vec(any::<(u32, u32)>(), 0..8),
         -1.0f32..=1.0,
         any::<bool>(),
+        0.0f32..10.0,
     )
-        .prop_map(|(action, visits, root_value, full_search)| MoveRecord {
-            action,
-            visits,
-            root_value,
-            full_search,
-        })
+        .prop_map(
+            |(action, policy, root_value, full_search, surprise)| MoveRecord {
+                action,
+                policy,
+                root_value,
+                full_search,
+                surprise,
+            },
+        )
 }
 
 fn arb_record() -> impl Strategy<Value = GameRecord> {

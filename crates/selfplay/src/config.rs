@@ -16,6 +16,10 @@ pub struct SelfplayConfig {
     pub cheap_visits: u32,
     /// Probability that a move gets a full search.
     pub full_search_probability: f64,
+    /// Positions the evaluation cache of each worker remembers (KataGo's NN cache): a
+    /// position reached again (a transposition, or the same opening in another game) costs
+    /// no network evaluation. Memory: this many times the action count times 4 bytes.
+    pub eval_cache: usize,
     /// Up to this many uniformly random moves open each game (the number itself is drawn
     /// uniformly from 0 to this), so games start from varied positions.
     pub random_opening_moves: u32,
@@ -57,10 +61,52 @@ impl Default for SelfplayConfig {
             full_visits: 100,
             cheap_visits: 20,
             full_search_probability: 0.25,
+            eval_cache: 1 << 15,
             random_opening_moves: 2,
             temperature: TemperatureSchedule::default(),
             resign: ResignConfig::default(),
             search: SearchConfig::default(),
         }
+    }
+}
+
+impl SelfplayConfig {
+    /// Checks the bounds the types alone cannot; the error names the field.
+    pub fn validate(&self) -> Result<(), String> {
+        let at_least_one = [
+            ("workers", self.workers as u64),
+            ("games_in_flight", self.games_in_flight as u64),
+            ("full_visits", u64::from(self.full_visits)),
+            ("cheap_visits", u64::from(self.cheap_visits)),
+        ];
+        for (name, value) in at_least_one {
+            if value == 0 {
+                return Err(format!("{name} = 0: expected at least 1"));
+            }
+        }
+        let probabilities = [
+            ("full_search_probability", self.full_search_probability),
+            (
+                "resign.playthrough_fraction",
+                self.resign.playthrough_fraction,
+            ),
+        ];
+        for (name, value) in probabilities {
+            if !(0.0..=1.0).contains(&value) {
+                return Err(format!(
+                    "{name} = {value}: expected a probability in [0, 1]"
+                ));
+            }
+        }
+        if !self.resign.threshold.is_finite() {
+            return Err(format!(
+                "resign.threshold = {}: expected a finite number",
+                self.resign.threshold
+            ));
+        }
+        self.temperature
+            .validate()
+            .map_err(|e| format!("temperature: {e}"))?;
+        self.search.validate().map_err(|e| format!("search: {e}"))
     }
 }

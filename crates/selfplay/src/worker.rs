@@ -99,21 +99,21 @@ impl<G: Game> Worker<G> {
                 move_index,
             });
         }
-        let visits = if game.full_search {
-            let visits = tree.root_visits().into_iter();
-            visits
-                .map(|(action, count)| (action as u32, count))
-                .collect()
+        let (policy, surprise) = if game.full_search {
+            let target = tree.policy_target();
+            let surprise = tree.policy_surprise(&target);
+            (replay::quantise_policy(&target), surprise)
         } else {
-            Vec::new()
+            (Vec::new(), 0.0)
         };
         let temperature = self.config.temperature.at(game.moves.len() as u32);
         let action = tree.choose_action(temperature);
         game.moves.push(MoveRecord {
             action: action as u32,
-            visits,
+            policy,
             root_value,
             full_search: game.full_search,
+            surprise,
         });
         tree.advance(action);
         if let Some(outcome) = tree.game().outcome() {
@@ -138,9 +138,10 @@ impl<G: Game> Worker<G> {
             position.apply(action);
             opening.push(MoveRecord {
                 action: action as u32,
-                visits: Vec::new(),
+                policy: Vec::new(),
                 root_value: 0.0,
                 full_search: false,
+                surprise: 0.0,
             });
         }
         if position.outcome().is_some() {
@@ -171,7 +172,10 @@ impl<G: Game> Worker<G> {
         let tree = &mut self.trees[slot];
         // Visits kept from the previous move's search count towards the budget (KataGo).
         tree.set_budget(visits);
-        tree.set_root_noise(full && self.config.search.root_noise);
+        // Gumbel noise is how Gumbel search samples its move, so every search keeps it;
+        // Dirichlet noise only makes a full search's target explore.
+        let gumbel = self.config.search.formula == mcts::Formula::Gumbel;
+        tree.set_root_noise((full || gumbel) && self.config.search.root_noise);
         self.games[slot].full_search = full;
     }
 }

@@ -49,17 +49,21 @@ fn records_replay_to_their_final_position_and_outcome() {
                 "illegal move in a record"
             );
             if played.full_search {
-                let visits: u32 = played.visits.iter().map(|&(_, n)| n).sum();
-                // The root's own first visit expanded it; every other visit went to a child.
+                let total: u32 = played.policy.iter().map(|&(_, w)| w).sum();
                 assert!(
-                    visits + 1 >= config.full_visits,
-                    "a full search has its budget: {visits}"
+                    total.abs_diff(replay::POLICY_WEIGHT_TOTAL) <= played.policy.len() as u32,
+                    "a full search's target is a distribution: {total}"
                 );
-                let best = played.visits.iter().max_by_key(|&&(_, n)| n).unwrap();
-                assert!(game.is_legal(best.0 as usize));
+                assert!(
+                    played
+                        .policy
+                        .iter()
+                        .all(|&(a, _)| game.is_legal(a as usize))
+                );
+                assert!(played.surprise >= 0.0);
             } else {
                 assert!(
-                    played.visits.is_empty(),
+                    played.policy.is_empty(),
                     "cheap searches give no policy target"
                 );
             }
