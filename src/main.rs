@@ -25,6 +25,7 @@ struct Cli {
 }
 
 fn main() -> ExitCode {
+    keep_freed_memory();
     let cli = Cli::parse();
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -43,5 +44,21 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         }
+    }
+}
+
+/// Tells glibc to keep freed memory for reuse rather than return it to the kernel at once.
+///
+/// libtorch allocates and frees its activation buffers (hundreds of KB each) on every forward
+/// pass. By default glibc serves blocks that large with mmap and trims the heap top eagerly,
+/// so every pass faulted its buffers in again: with a small net on the CPU the kernel took
+/// 15% of self-play's time. With these thresholds a buffer is reused from the heap.
+fn keep_freed_memory() {
+    const MMAP_THRESHOLD: i32 = 64 << 20;
+    const TRIM_THRESHOLD: i32 = 256 << 20;
+    // SAFETY: mallopt only sets allocator parameters; called before any other thread runs.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, TRIM_THRESHOLD);
     }
 }

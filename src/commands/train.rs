@@ -1,8 +1,8 @@
 use crate::InputError;
 use anyhow::Context;
 use clap::Args as ClapArgs;
-use ghast::Ghast;
-use std::path::PathBuf;
+use ghast::{Ghast, GhastOptions};
+use std::path::{Path, PathBuf};
 use train::{Limit, RunConfig, RunDir};
 
 #[derive(ClapArgs)]
@@ -35,27 +35,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         args.config.clone()
     };
-    let text = std::fs::read_to_string(&config_file)
-        .map_err(|error| InputError(format!("config {}: {error}", config_file.display())))?;
-    let config: RunConfig<ghast::GhastOptions> = toml::from_str(&text)
-        .map_err(|error| InputError(format!("config {}: {error}", config_file.display())))?;
-    config
-        .evaluation
-        .validate()
-        .map_err(|error| InputError(format!("config {}: {error}", config_file.display())))?;
+    let (config, text) = read_config(&config_file)?;
     if args.resume {
         tracing::info!("resuming {}", run.root().display());
     } else {
-        if run.config().exists() {
-            return Err(InputError(format!(
-                "run folder {} already holds a run; pass --resume to continue it or choose another --run",
-                run.root().display()
-            ))
-            .into());
-        }
-        run.create()?;
-        train::write_atomically(&run.config(), text.as_bytes())?;
-        tracing::info!("new run in {}", run.root().display());
+        create_run(&run, &text)?;
     }
     let minutes = args.minutes.unwrap_or(config.run.minutes);
     let generations = args.generations.unwrap_or(config.run.generations);
@@ -68,14 +52,56 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let summary = train::train::<Ghast>(&run, &config, limit)
         .with_context(|| format!("training run {}", run.root().display()))?;
+    let bot = export_bot(&run, &config)?;
     println!(
-        "stopped at generation {} after {} training steps; {} games played by this process; latest model: {}",
+        "stopped at generation {} after {} training steps; {} games played by this process; latest model: {}; bot: {}",
         summary.generation,
         summary.steps,
         summary.games,
-        run.checkpoint(summary.generation).display()
+        run.checkpoint(summary.generation).display(),
+        bot.display()
     );
     Ok(())
+}
+
+/// Reads and checks a run configuration; returns it with its text, which a new run keeps.
+pub fn read_config(path: &Path) -> anyhow::Result<(RunConfig<GhastOptions>, String)> {
+    let bad = |error: String| InputError(format!("config {}: {error}", path.display()));
+    let text = std::fs::read_to_string(path).map_err(|error| bad(error.to_string()))?;
+    let config: RunConfig<GhastOptions> =
+        toml::from_str(&text).map_err(|error| bad(error.to_string()))?;
+    config.validate().map_err(bad)?;
+    Ok((config, text))
+}
+
+/// Makes `run` a new run of the configuration `text`; refuses a folder that holds one.
+pub fn create_run(run: &RunDir, text: &str) -> anyhow::Result<()> {
+    if run.config().exists() {
+        return Err(InputError(format!(
+            "run folder {} already holds a run; pass --resume to continue it or choose another --run",
+            run.root().display()
+        ))
+        .into());
+    }
+    run.create()?;
+    train::write_atomically(&run.config(), text.as_bytes())?;
+    tracing::info!("new run in {}", run.root().display());
+    Ok(())
+}
+
+/// Exports the generation self-play last used (the gated one, with gating) as the run's bot
+/// bundle, searching the config's `[bot] visits` per move.
+pub fn export_bot(run: &RunDir, config: &RunConfig<GhastOptions>) -> anyhow::Result<PathBuf> {
+    let generation = run
+        .latest_generation()?
+        .with_context(|| format!("{}: no model to export", run.models().display()))?;
+    let mut bundle = play::Bundle::from_checkpoint(&run.checkpoint(generation), config.bot.visits)
+        .with_context(|| format!("cannot export the bot into {}", run.bot().display()))?;
+    bundle.settings.search = config.bot.search();
+    bundle
+        .save(&run.bot())
+        .with_context(|| format!("cannot export the bot into {}", run.bot().display()))?;
+    Ok(run.bot())
 }
 
 fn default_run_folder(config: &std::path::Path) -> PathBuf {

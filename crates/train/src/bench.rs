@@ -6,7 +6,7 @@
 //! is that day.
 
 use game::Planes;
-use nn::{EvaluatorSettings, NetConfig, NetEvaluator, Network, Preset};
+use nn::{EvaluatorSettings, NetConfig, NetEvaluator, NetSize, Network};
 use selfplay::{SelfplayConfig, Worker};
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -25,16 +25,16 @@ pub struct SelfplayBench {
     pub peak_memory_mib: Option<f64>,
 }
 
-/// Runs one self-play worker with `games_in_flight` games on a fresh `preset` net on the CPU
+/// Runs one self-play worker with `games_in_flight` games on a fresh `size` net on the CPU
 /// for `budget`, then the same net's bare forward passes at that batch size.
 pub fn selfplay<G: Planes>(
     options: &G::Options,
-    preset: Preset,
+    size: NetSize,
     games_in_flight: usize,
     budget: Duration,
 ) -> anyhow::Result<SelfplayBench> {
     let start = G::new(options);
-    let config = NetConfig::preset(preset, start.plane_shape().channels, start.policy_layout());
+    let config = NetConfig::sized(size, start.plane_shape().channels, start.policy_layout());
     tch::manual_seed(0);
     let settings = EvaluatorSettings {
         max_batch: games_in_flight.next_power_of_two(),
@@ -67,7 +67,7 @@ pub fn selfplay<G: Planes>(
     );
     let forward_evals_per_sec = forward.evals_per_sec[&games_in_flight];
     Ok(SelfplayBench {
-        net: preset.to_string(),
+        net: size.to_string(),
         games_in_flight,
         mean_batch: evaluations as f64 / steps.max(1) as f64,
         selfplay_evals_per_sec,

@@ -25,6 +25,11 @@ pub struct TrainerConfig {
     pub min_positions: u64,
     /// A checkpoint (a new generation) every this many steps.
     pub steps_per_generation: u64,
+    /// KataGo's policy surprise weighting: this share of the sampling weight is spread
+    /// uniformly and the rest in proportion to each position's surprise (how far its policy
+    /// target is from the network's prior), so the positions that teach most are seen more
+    /// often. 0 samples uniformly; KataGo uses 0.5.
+    pub policy_surprise_weight: f64,
     pub loss_weights: nn::LossWeights,
 }
 
@@ -49,12 +54,50 @@ impl Default for TrainerConfig {
             samples_per_new_position: 4.0,
             min_positions: 2_000,
             steps_per_generation: 200,
+            policy_surprise_weight: 0.0,
             loss_weights: nn::LossWeights::default(),
         }
     }
 }
 
 impl TrainerConfig {
+    /// Checks the bounds the types alone cannot; the error names the field.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.batch_size == 0 {
+            return Err("batch_size = 0: expected at least 1".to_owned());
+        }
+        if self.steps_per_generation == 0 {
+            return Err("steps_per_generation = 0: expected at least 1".to_owned());
+        }
+        let positive = [
+            ("learning_rate", self.learning_rate),
+            ("samples_per_new_position", self.samples_per_new_position),
+        ];
+        for (name, value) in positive {
+            if !(value.is_finite() && value > 0.0) {
+                return Err(format!("{name} = {value}: expected a positive number"));
+            }
+        }
+        let fractions = [
+            ("momentum", self.momentum),
+            ("policy_surprise_weight", self.policy_surprise_weight),
+        ];
+        for (name, value) in fractions {
+            if !(0.0..=1.0).contains(&value) {
+                return Err(format!("{name} = {value}: expected a number in [0, 1]"));
+            }
+        }
+        if !(self.weight_decay.is_finite() && self.weight_decay >= 0.0) {
+            return Err(format!(
+                "weight_decay = {}: expected a number of at least 0",
+                self.weight_decay
+            ));
+        }
+        self.loss_weights
+            .validate()
+            .map_err(|e| format!("loss_weights.{e}"))
+    }
+
     /// The learning rate at `step`: linear warm-up, then the peak, then a tenth of it.
     pub fn learning_rate_at(&self, step: u64) -> f64 {
         if step < self.warmup_steps {

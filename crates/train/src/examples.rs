@@ -12,7 +12,7 @@ use replay::GameRecord;
 /// of the side to move.
 pub struct Example<G> {
     pub position: G,
-    /// The search's visit distribution over (transformed) actions.
+    /// The search's policy target over (transformed) actions.
     pub policy: Vec<(usize, f32)>,
     /// Index of the final result in a win/draw/loss triple.
     pub wdl_index: usize,
@@ -44,13 +44,13 @@ pub fn example_at<G: Planes>(
             ));
         }
         if index == move_index {
-            let total: u32 = played.visits.iter().map(|&(_, visits)| visits).sum();
+            let total: u32 = played.policy.iter().map(|&(_, weight)| weight).sum();
             let policy = played
-                .visits
+                .policy
                 .iter()
-                .map(|&(action, visits)| {
+                .map(|&(action, weight)| {
                     let action = game.transform_action(symmetry, action as usize);
-                    (action, visits as f32 / total.max(1) as f32)
+                    (action, weight as f32 / total.max(1) as f32)
                 })
                 .collect();
             example = Some((game.clone(), policy));

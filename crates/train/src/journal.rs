@@ -96,9 +96,10 @@ mod tests {
             moves: (0..moves)
                 .map(|action| MoveRecord {
                     action,
-                    visits: vec![(action, 3)],
+                    policy: vec![(action, 3)],
                     root_value: 0.5,
                     full_search: true,
+                    surprise: 0.0,
                 })
                 .collect(),
             outcome: Outcome::Win(Side::First),

@@ -1,5 +1,6 @@
 use crate::{EvaluationConfig, TrainerConfig};
-use nn::Preset;
+use mcts::{MoveChoice, SearchConfig};
+use nn::{NetSize, Preset};
 use replay::WindowConfig;
 use selfplay::SelfplayConfig;
 use serde::{Deserialize, Serialize};
@@ -25,14 +26,86 @@ pub struct RunConfig<O> {
     pub evaluation: EvaluationConfig,
     #[serde(default)]
     pub run: RunLimits,
+    /// The bot `ghast train` exports from the final generation.
+    #[serde(default)]
+    pub bot: BotConfig,
 }
 
-/// The network trained from scratch when a run starts.
+/// How the exported bot (`RUN/bot`) plays: [`mcts::SearchConfig::play`] with these.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BotConfig {
+    /// Search visits per move of the exported bot.
+    pub visits: u32,
+    /// How it reads its move off the search: `most_visits` or `lcb`.
+    pub move_choice: MoveChoice,
+}
+
+impl Default for BotConfig {
+    fn default() -> Self {
+        BotConfig {
+            visits: 800,
+            move_choice: MoveChoice::MostVisits,
+        }
+    }
+}
+
+impl BotConfig {
+    /// The exported bot's search settings.
+    pub fn search(&self) -> SearchConfig {
+        SearchConfig {
+            move_choice: self.move_choice,
+            ..SearchConfig::play()
+        }
+    }
+}
+
+impl<O> RunConfig<O> {
+    /// Checks what the types alone cannot; the error names the table and field.
+    pub fn validate(&self) -> Result<(), String> {
+        self.network.size()?;
+        self.selfplay
+            .validate()
+            .map_err(|e| format!("[selfplay] {e}"))?;
+        self.training
+            .validate()
+            .map_err(|e| format!("[training] {e}"))?;
+        if self.bot.visits == 0 {
+            return Err("[bot] visits: must be at least 1".to_owned());
+        }
+        self.evaluation.validate()
+    }
+}
+
+/// The network trained from scratch when a run starts: a preset, whose depth and width
+/// `blocks` and `channels` may override.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NetworkConfig {
     /// `tiny` (2x16), `small` (6x64) or `standard` (10x128).
     pub preset: Preset,
+    /// Residual blocks, instead of the preset's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<usize>,
+    /// Channels of the tower, instead of the preset's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channels: Option<usize>,
+    /// Train an auxiliary soft-policy output (see `[training.loss_weights] soft_policy`).
+    #[serde(default)]
+    pub soft_policy: bool,
+}
+
+impl NetworkConfig {
+    /// The tower this table asks for; the error names the field out of bounds.
+    pub fn size(&self) -> Result<NetSize, String> {
+        let preset = self.preset.size();
+        NetSize {
+            blocks: self.blocks.unwrap_or(preset.blocks),
+            channels: self.channels.unwrap_or(preset.channels),
+        }
+        .validate()
+        .map_err(|reason| format!("[network]: {reason}"))
+    }
 }
 
 /// When the run stops, and what it writes how often.

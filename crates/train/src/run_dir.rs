@@ -7,6 +7,7 @@
 //! RUN/models/latest          the newest generation's number, replaced atomically
 //! RUN/journal.bin            finished games not yet in a shard (see the journal module)
 //! RUN/tensorboard/           event files for TensorBoard
+//! RUN/bot/                   the bot bundle exported from the final generation
 //! ```
 
 use anyhow::{Context, Result};
@@ -41,6 +42,11 @@ impl RunDir {
 
     pub fn tensorboard(&self) -> PathBuf {
         self.root.join("tensorboard")
+    }
+
+    /// The bot bundle `ghast train` exports when it stops.
+    pub fn bot(&self) -> PathBuf {
+        self.root.join("bot")
     }
 
     pub fn journal(&self) -> PathBuf {

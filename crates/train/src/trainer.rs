@@ -17,7 +17,15 @@ pub struct Trainer<G: Planes> {
     options: G::Options,
     host: HostBatch,
     rng: ChaCha8Rng,
+    /// Running mean of the surprise of sampled positions, which surprise weighting scales by.
+    mean_surprise: f64,
 }
+
+/// A position's sampling weight may be at most this many times the mean: one freak position
+/// must not dominate, and rejection sampling needs a bound.
+const MAX_SURPRISE_WEIGHT: f64 = 4.0;
+/// How fast the running mean of the surprise follows the data.
+const SURPRISE_MEAN_RATE: f64 = 0.01;
 
 impl<G: Planes> Trainer<G> {
     pub fn new(
@@ -47,6 +55,7 @@ impl<G: Planes> Trainer<G> {
             options,
             host: HostBatch::default(),
             rng,
+            mean_surprise: 0.0,
         })
     }
 
@@ -84,14 +93,19 @@ impl<G: Planes> Trainer<G> {
     fn sample_examples<S: ShardStore>(&mut self, window: &Window<S>) -> Vec<Example<G>> {
         let symmetries = G::new(&self.options).symmetry_count();
         let mut examples = Vec::with_capacity(self.config.batch_size);
-        // Bounded retries: a window full of unreadable records must not spin forever.
-        for _ in 0..self.config.batch_size * 2 {
+        // Bounded retries: a window full of unreadable records must not spin forever, and
+        // surprise weighting rejects some draws.
+        let attempts = self.config.batch_size * (2 + 2 * MAX_SURPRISE_WEIGHT as usize);
+        for _ in 0..attempts {
             if examples.len() == self.config.batch_size {
                 break;
             }
             let Some(sample) = window.sample(&mut self.rng, replay::Targets::PolicyTarget) else {
                 break;
             };
+            if !self.accept_by_surprise(f64::from(sample.played().surprise)) {
+                continue;
+            }
             let symmetry = self.rng.random_range(0..symmetries);
             match example_at::<G>(&self.options, sample.record, sample.move_index, symmetry) {
                 Ok(example) => examples.push(example),
@@ -99,6 +113,22 @@ impl<G: Planes> Trainer<G> {
             }
         }
         examples
+    }
+}
+
+impl<G: Planes> Trainer<G> {
+    /// Rejection sampling for policy surprise weighting: a position of surprise `s` is kept
+    /// with probability `((1 - a) + a * s / mean) / MAX`, so kept positions follow the weights.
+    fn accept_by_surprise(&mut self, surprise: f64) -> bool {
+        let share = self.config.policy_surprise_weight;
+        if share == 0.0 {
+            return true;
+        }
+        self.mean_surprise += SURPRISE_MEAN_RATE * (surprise - self.mean_surprise);
+        let relative = surprise / self.mean_surprise.max(1e-6);
+        let weight = ((1.0 - share) + share * relative).min(MAX_SURPRISE_WEIGHT);
+        self.rng
+            .random_bool((weight / MAX_SURPRISE_WEIGHT).clamp(0.0, 1.0))
     }
 }
 

@@ -1,9 +1,11 @@
+mod learning;
 mod nn;
 mod rules;
 mod search;
 mod selfplay;
 
 use clap::Subcommand;
+use std::time::Duration;
 
 #[derive(Subcommand)]
 pub enum Bench {
@@ -15,6 +17,11 @@ pub enum Bench {
     Nn(nn::Args),
     /// Self-play evaluations per second over bare forward passes of the same net: the loop's efficiency.
     Selfplay(selfplay::Args),
+    /// Train on a config for some minutes, then rate the bot against fixed opponents: what a
+    /// run turns its CPU-seconds into.
+    ///
+    /// Example: ghast bench learning --config configs/small.toml --minutes 30
+    Learning(learning::Args),
 }
 
 pub fn run(bench: Bench) -> anyhow::Result<()> {
@@ -23,5 +30,35 @@ pub fn run(bench: Bench) -> anyhow::Result<()> {
         Bench::Search(args) => search::run(args),
         Bench::Nn(args) => nn::run(args),
         Bench::Selfplay(args) => selfplay::run(args),
+        Bench::Learning(args) => learning::run(args),
+    }
+}
+
+/// The longest measurement a `--seconds` flag accepts: a day.
+const MAX_SECONDS: f64 = 86_400.0;
+
+/// Parses a `--seconds` flag: a positive, finite number of seconds, at most a day.
+fn seconds(text: &str) -> Result<Duration, String> {
+    let value: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if !(value > 0.0 && value <= MAX_SECONDS) {
+        return Err(format!(
+            "{text} seconds: expected a number above 0 and at most {MAX_SECONDS}"
+        ));
+    }
+    Ok(Duration::from_secs_f64(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seconds_must_be_positive_finite_and_bounded() {
+        assert_eq!(seconds("1.5"), Ok(Duration::from_millis(1500)));
+        for bad in ["0", "-1", "inf", "NaN", "1e9", "soon"] {
+            assert!(seconds(bad).is_err(), "{bad} accepted");
+        }
     }
 }

@@ -7,14 +7,12 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// How long to play random games.
-    #[arg(long, default_value_t = 3.0)]
-    seconds: f64,
+    #[arg(long, default_value = "3", value_parser = super::seconds)]
+    seconds: Duration,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let duration = Duration::try_from_secs_f64(args.seconds)
-        .map_err(|e| crate::InputError(format!("--seconds {}: {e}", args.seconds)))?;
-    let speed = ghast::bench::random_games(duration, 1);
+    let speed = ghast::bench::random_games(args.seconds, 1);
     if args.json {
         let report = serde_json::json!({
             "placements_per_sec": speed.placements_per_sec(),

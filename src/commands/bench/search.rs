@@ -15,19 +15,14 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Seconds to measure on one thread, and again on all threads.
-    #[arg(long, default_value_t = 3.0)]
-    seconds: f64,
+    #[arg(long, default_value = "3", value_parser = super::seconds)]
+    seconds: std::time::Duration,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    anyhow::ensure!(
-        args.seconds.is_finite() && args.seconds > 0.0,
-        "--seconds must be a positive number, got {}",
-        args.seconds
-    );
     let position = random_position(&Ghast::new(&GhastOptions::default()), MIDGAME_PLIES, 0);
     let options = BenchOptions {
-        seconds: args.seconds,
+        seconds: args.seconds.as_secs_f64(),
         ..BenchOptions::default()
     };
     let report = measure(&position, &options);

@@ -10,14 +10,14 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Seconds for each of the two measurements.
-    #[arg(long, default_value_t = 10.0)]
-    seconds: f64,
+    #[arg(long, default_value = "10", value_parser = super::seconds)]
+    seconds: Duration,
     /// Board size.
     #[arg(long, default_value_t = 6)]
     size: i64,
-    /// Network preset: tiny, small or standard.
+    /// Network: tiny, small, standard or BLOCKSxCHANNELS (e.g. 4x32).
     #[arg(long, default_value = "small")]
-    net: nn::Preset,
+    net: nn::NetSize,
     /// Games in flight, and so the batch size.
     #[arg(long, default_value_t = 64)]
     games_in_flight: usize,
@@ -30,8 +30,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     .validate()
     .map_err(|error| crate::InputError(format!("--size: {error}")))?;
-    let budget = Duration::from_secs_f64(args.seconds.max(0.1));
-    let report = train::bench::selfplay::<Ghast>(&options, args.net, args.games_in_flight, budget)?;
+    let report =
+        train::bench::selfplay::<Ghast>(&options, args.net, args.games_in_flight, args.seconds)?;
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {

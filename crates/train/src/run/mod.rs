@@ -166,11 +166,11 @@ fn start_trainer<G: Planes>(
         }
         None => {
             let start = G::new(&config.game);
-            let net = NetConfig::preset(
-                config.network.preset,
-                start.plane_shape().channels,
-                start.policy_layout(),
-            );
+            let size = config.network.size().map_err(anyhow::Error::msg)?;
+            let net = NetConfig {
+                soft_policy: config.network.soft_policy,
+                ..NetConfig::sized(size, start.plane_shape().channels, start.policy_layout())
+            };
             tch::manual_seed(config.run.seed as i64);
             let network = Network::new(net, device);
             let trainer = Trainer::new(
@@ -180,10 +180,7 @@ fn start_trainer<G: Planes>(
                 rng(0),
             )?;
             save_checkpoint(run, &trainer, 0, 0, true)?;
-            tracing::info!(
-                "new run: generation 0 is a {} network",
-                config.network.preset
-            );
+            tracing::info!("new run: generation 0 is a {size} network");
             Ok((trainer, 0, 0))
         }
     }

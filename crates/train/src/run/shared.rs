@@ -6,7 +6,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 /// metrics writer is touched a few times a second at most).
 pub struct Shared {
     pub stop: AtomicBool,
+    /// Positions the searches asked to have evaluated...
     pub evaluations: AtomicU64,
+    /// ...and those of them the evaluation cache answered without the network.
+    pub cache_hits: AtomicU64,
     pub games: AtomicU64,
     pub positions: AtomicU64,
     pub generation: AtomicU64,
@@ -19,6 +22,7 @@ impl Shared {
         Shared {
             stop: AtomicBool::new(false),
             evaluations: AtomicU64::new(0),
+            cache_hits: AtomicU64::new(0),
             games: AtomicU64::new(0),
             positions: AtomicU64::new(0),
             generation: AtomicU64::new(generation),

@@ -57,6 +57,7 @@ impl<G: Planes> TrainerLoop<'_, G> {
                     &[
                         ("loss/total", losses.total),
                         ("loss/policy", losses.policy),
+                        ("loss/soft_policy", losses.soft_policy),
                         ("loss/wdl", losses.wdl),
                         ("loss/lead", losses.lead),
                         ("loss/ownership", losses.ownership),

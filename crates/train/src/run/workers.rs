@@ -5,6 +5,7 @@ use super::shared::Shared;
 use crate::RunDir;
 use anyhow::Result;
 use game::Planes;
+use mcts::CachedEvaluator;
 use nn::{EvaluatorSettings, NetEvaluator};
 use replay::GameRecord;
 use selfplay::{SelfplayConfig, Worker};
@@ -23,7 +24,8 @@ pub fn run_worker<G: Planes>(
     shared: &Shared,
     records: Sender<GameRecord>,
 ) -> Result<()> {
-    let (mut generation, mut evaluator) = load_latest::<G>(run, options)?;
+    let (mut generation, network) = load_latest::<G>(run, options)?;
+    let mut evaluator = CachedEvaluator::new(network, config.eval_cache);
     let mut worker = Worker::<G>::new(options.clone(), config.clone(), seed);
     worker.set_generation(generation as u32);
     let mut finished = Vec::new();
@@ -33,6 +35,9 @@ pub fn run_worker<G: Planes>(
         shared
             .evaluations
             .fetch_add(report.evaluations as u64, Ordering::Relaxed);
+        shared
+            .cache_hits
+            .fetch_add(evaluator.take_stats().hits, Ordering::Relaxed);
         for record in finished.drain(..) {
             if records.send(record).is_err() {
                 return Ok(());
@@ -44,7 +49,9 @@ pub fn run_worker<G: Planes>(
                 .latest_generation()?
                 .is_some_and(|latest| latest != generation)
             {
-                (generation, evaluator) = load_latest::<G>(run, options)?;
+                let network;
+                (generation, network) = load_latest::<G>(run, options)?;
+                evaluator.replace_inner(network);
                 worker.set_generation(generation as u32);
                 tracing::debug!("self-play now uses generation {generation}");
             }

@@ -138,6 +138,11 @@ impl Stats {
                 "selfplay/evals_per_sec",
                 shared.evaluations.load(Ordering::Relaxed) as f64 / seconds,
             ),
+            (
+                "selfplay/cache_hit_rate",
+                shared.cache_hits.load(Ordering::Relaxed) as f64
+                    / shared.evaluations.load(Ordering::Relaxed).max(1) as f64,
+            ),
             ("selfplay/mean_game_length", self.moves as f64 / games),
             ("results/first_player_wins", self.first_wins as f64 / games),
             (
