@@ -103,7 +103,7 @@ mod tests {
     fn starts_with_magic_and_version() {
         let bytes = encode_shard(&numbered_shard(0, 0, 3)).unwrap();
         assert_eq!(&bytes[..8], b"GHASTRPL");
-        assert_eq!(&bytes[8..12], &1u32.to_le_bytes());
+        assert_eq!(&bytes[8..12], &FORMAT_VERSION.to_le_bytes());
     }
 
     #[test]
@@ -130,7 +130,7 @@ mod tests {
         bytes[8..12].copy_from_slice(&7u32.to_le_bytes());
         assert_eq!(
             decode_err(&bytes).to_string(),
-            "dir/shard.bin: format version 7, this build reads 1"
+            format!("dir/shard.bin: format version 7, this build reads {FORMAT_VERSION}")
         );
     }
 
