@@ -158,6 +158,30 @@ fn ladder_without_checkpoints_is_bad_input() {
     assert!(text(&output.stderr).contains("no generation checkpoints"));
 }
 
+#[test]
+fn ladder_with_a_repeated_baseline_is_bad_input() {
+    let run = tempfile::tempdir().unwrap();
+    let options = ghast::RawOptions {
+        size: 3,
+        win_margin: 4,
+        ..ghast::RawOptions::default()
+    }
+    .validate()
+    .unwrap();
+    tiny_run::write_tiny_run(run.path(), &options, &[1]);
+    let run_arg = run.path().to_str().unwrap();
+    let output = ghast(
+        &["ladder", "--run", run_arg, "--baselines", "random, greedy,random"],
+        "",
+    );
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--baselines: `random` is listed twice (entry 3)"),
+        "{stderr}"
+    );
+}
+
 fn is_nonempty(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
 }

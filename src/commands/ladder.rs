@@ -48,6 +48,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map(|spec| spec.trim().parse::<PlayerSpec>())
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| input_error(format!("--baselines: {e}")))?;
+    if let Some((index, spec)) = baselines
+        .iter()
+        .enumerate()
+        .find(|(index, spec)| baselines[..*index].contains(spec))
+    {
+        return Err(input_error(format!(
+            "--baselines: `{spec}` is listed twice (entry {}); each player is rated once",
+            index + 1
+        )));
+    }
     if args.visits == 0 {
         return Err(input_error("--visits must be at least 1".to_owned()));
     }
