@@ -2,8 +2,8 @@
 //!
 //! `model.safetensors` holds only the network's variables (no optimizer state: the trainer
 //! keeps its own); `model.json` holds the architecture, the game and where in training the
-//! weights come from. Both are written under a temporary name and renamed into place, so a
-//! reader never sees a half-written file.
+//! weights come from. Both are written durably and atomically (`durable`), so a reader never
+//! sees a half-written file.
 
 use crate::config::NetConfig;
 use crate::error::NetError;
@@ -81,16 +81,14 @@ pub fn save<O: Serialize>(
         .map(|(name, tensor)| (name, tensor.to_device(Device::Cpu)))
         .collect();
 
-    let weights_tmp = temporary(weights);
-    Tensor::write_safetensors(&tensors, &weights_tmp).map_err(|source| NetError::WriteWeights {
-        path: weights_tmp.clone(),
-        source,
-    })?;
+    // The weights go first: a checkpoint counts only once its sidecar is there too, so a kill
+    // between the two leaves weights that nothing reads and the next save replaces.
+    durable::write_with(weights, |temporary| {
+        Tensor::write_safetensors(&tensors, temporary).map_err(std::io::Error::other)
+    })
+    .map_err(io_error(weights, "write"))?;
     let sidecar = sidecar_path(weights);
-    let sidecar_tmp = temporary(&sidecar);
-    fs::write(&sidecar_tmp, json).map_err(io_error(&sidecar_tmp, "write"))?;
-    fs::rename(&weights_tmp, weights).map_err(io_error(weights, "rename into place"))?;
-    fs::rename(&sidecar_tmp, &sidecar).map_err(io_error(&sidecar, "rename into place"))
+    durable::write(&sidecar, &json).map_err(io_error(&sidecar, "write"))
 }
 
 /// Loads a checkpoint of game `game` onto `device`: reads the sidecar, builds the network it
@@ -206,12 +204,6 @@ fn check_weights_path(weights: &Path) -> Result<(), NetError> {
 }
 
 /// A sibling name that no reader looks for.
-fn temporary(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp{}", std::process::id()));
-    path.with_file_name(name)
-}
-
 fn io_error(path: &Path, action: &'static str) -> impl FnOnce(std::io::Error) -> NetError {
     let path = path.to_owned();
     move |source| NetError::Io {

@@ -52,12 +52,6 @@ pub enum NetError {
     #[error("{}: weights do not match the architecture in the sidecar: {detail}", path.display())]
     Architecture { path: PathBuf, detail: String },
 
-    #[error("{}: cannot write the weights: {source}", path.display())]
-    WriteWeights {
-        path: PathBuf,
-        source: tch::TchError,
-    },
-
     #[error("the network expects {expected}, but the game has {found}")]
     GameMismatch { expected: String, found: String },
 }

@@ -135,9 +135,5 @@ fn copy_atomically(from: &Path, to: &Path) -> Result<(), PlayError> {
 }
 
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), PlayError> {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp{}", std::process::id()));
-    let temporary = path.with_file_name(name);
-    fs::write(&temporary, bytes).map_err(io_error(&temporary, "write"))?;
-    fs::rename(&temporary, path).map_err(io_error(path, "rename into place"))
+    durable::write(path, bytes).map_err(io_error(path, "write"))
 }

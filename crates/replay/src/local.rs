@@ -1,8 +1,8 @@
 //! The local-directory backend of [`ShardStore`] (also serves NFS mounts).
 
 use crate::{ReplayError, ShardName, ShardStore};
-use std::fs::{self, File};
-use std::io::{self, Write};
+use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// Shards as files in one directory.
@@ -67,8 +67,8 @@ impl ShardStore for LocalDirStore {
     }
 
     fn put(&self, name: &ShardName, bytes: &[u8]) -> Result<(), ReplayError> {
-        write_atomically(&self.dir, &name.to_string(), |file| file.write_all(bytes))
-            .map_err(self.io_error(name, "write"))
+        // The temporary name starts with a dot, which never parses as a shard name.
+        durable::write(&self.path(name), bytes).map_err(self.io_error(name, "write"))
     }
 
     fn locate(&self, name: &ShardName) -> String {
@@ -76,67 +76,10 @@ impl ShardStore for LocalDirStore {
     }
 }
 
-/// Writes `file_name` in `dir` through `write`, under a temporary name that listing ignores
-/// (a leading dot never parses as a shard name), then syncs and renames it into place, and
-/// syncs the directory so the rename survives a crash. A failed or killed writer leaves at
-/// most a temporary file, never a partial file under the real name.
-fn write_atomically(
-    dir: &Path,
-    file_name: &str,
-    write: impl FnOnce(&mut File) -> io::Result<()>,
-) -> io::Result<()> {
-    let mut temp = tempfile::Builder::new()
-        .prefix(&format!(".{file_name}."))
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    write(temp.as_file_mut())?;
-    temp.as_file().sync_all()?;
-    temp.persist(dir.join(file_name)).map_err(|err| err.error)?;
-    File::open(dir)?.sync_all()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::test_support::numbered_shard;
-
-    fn file_names(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(dir)
-            .unwrap()
-            .map(|entry| entry.unwrap().file_name().into_string().unwrap())
-            .collect();
-        names.sort();
-        names
-    }
-
-    #[test]
-    fn the_real_name_appears_only_when_the_write_is_complete() {
-        let dir = tempfile::tempdir().unwrap();
-        write_atomically(dir.path(), "target.bin", |file| {
-            file.write_all(b"first half")?;
-            let during = file_names(dir.path());
-            assert_eq!(during.len(), 1, "{during:?}");
-            assert!(during[0].starts_with(".target.bin.") && during[0].ends_with(".tmp"));
-            file.write_all(b", second half")
-        })
-        .unwrap();
-        assert_eq!(file_names(dir.path()), ["target.bin"]);
-        assert_eq!(
-            fs::read(dir.path().join("target.bin")).unwrap(),
-            b"first half, second half"
-        );
-    }
-
-    #[test]
-    fn a_failed_write_leaves_nothing_under_the_real_name() {
-        let dir = tempfile::tempdir().unwrap();
-        let result = write_atomically(dir.path(), "target.bin", |file| {
-            file.write_all(b"half")?;
-            Err(io::Error::other("writer died"))
-        });
-        assert!(result.is_err());
-        assert!(!dir.path().join("target.bin").exists());
-    }
 
     #[test]
     fn shards_round_trip_and_listing_ignores_other_files() {

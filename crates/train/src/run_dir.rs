@@ -120,20 +120,10 @@ impl RunDir {
     }
 }
 
-/// Writes `bytes` to a temporary name beside `path`, syncs it and renames it into place, so a
-/// kill at any moment leaves either the old file or the new one.
+/// Writes `bytes` to `path` durably and atomically: a kill at any moment leaves either the old
+/// file or the new one.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let mut temporary = path.as_os_str().to_owned();
-    temporary.push(".tmp");
-    let temporary = PathBuf::from(temporary);
-    let write = || -> std::io::Result<()> {
-        use std::io::Write;
-        let mut file = fs::File::create(&temporary)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        fs::rename(&temporary, path)
-    };
-    write().with_context(|| format!("cannot write {}", path.display()))
+    durable::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
 }
 
 #[cfg(test)]

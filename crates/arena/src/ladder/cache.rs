@@ -6,8 +6,7 @@ use crate::rating::Wdl;
 use ghast::GhastOptions;
 use serde::{Deserialize, Serialize};
 use std::fs;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The results of one pairing, from `a`'s point of view.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -67,18 +66,9 @@ impl ResultCache {
         self.pairs.iter().find(|pair| pair.pairs(a, b))
     }
 
-    /// Writes the cache to a temporary file beside `path` and renames it into place.
+    /// Writes the cache durably and atomically: a killed ladder keeps the results it had.
     pub fn save(&self, path: &Path) -> Result<(), String> {
-        let mut temporary = path.as_os_str().to_owned();
-        temporary.push(".tmp");
-        let temporary = PathBuf::from(temporary);
         let json = serde_json::to_vec_pretty(self).expect("the cache always serialises");
-        let write = || -> std::io::Result<()> {
-            let mut file = fs::File::create(&temporary)?;
-            file.write_all(&json)?;
-            file.sync_all()?;
-            fs::rename(&temporary, path)
-        };
-        write().map_err(|e| format!("cannot write {}: {e}", path.display()))
+        durable::write(path, &json).map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 }

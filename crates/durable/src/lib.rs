@@ -1,0 +1,97 @@
+//! Durable atomic file writes, the one way this project puts a file in place.
+//!
+//! A run is killed at any moment and machines lose power: a reader must find under a name
+//! either the old content or all of the new, and a rename that returned must survive a crash.
+//! So every write goes to a fresh temporary file in the same folder (a rename within one file
+//! system is atomic), which is synced, renamed into place, and then the folder is synced so
+//! that the rename itself is on disk.
+
+use std::fs::File;
+use std::io;
+use std::path::Path;
+
+/// Writes `bytes` to `path` durably and atomically.
+pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_with(path, |temporary| std::fs::write(temporary, bytes))
+}
+
+/// Puts a file at `path` durably and atomically; `write` fills the temporary file whose path
+/// it is given (by path, for writers such as libtorch's that open files themselves). The
+/// temporary name starts with a dot and ends in `.tmp`, so listings that look for real names
+/// never see one; a failed or killed writer leaves at most such a file, never a partial file
+/// under the real name.
+pub fn write_with(path: &Path, write: impl FnOnce(&Path) -> io::Result<()>) -> io::Result<()> {
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?;
+    let temporary = tempfile::Builder::new()
+        .prefix(&format!(".{}.", name.to_string_lossy()))
+        .suffix(".tmp")
+        .tempfile_in(folder)?
+        .into_temp_path();
+    write(&temporary)?;
+    File::open(&temporary)?.sync_all()?;
+    temporary.persist(path).map_err(|err| err.error)?;
+    File::open(folder)?.sync_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn file_names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn the_real_name_appears_only_when_the_write_is_complete() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("target.bin");
+        write_with(&target, |temporary| {
+            fs::write(temporary, b"first half")?;
+            let during = file_names(dir.path());
+            assert_eq!(during.len(), 1, "{during:?}");
+            assert!(during[0].starts_with(".target.bin.") && during[0].ends_with(".tmp"));
+            let mut text = fs::read(temporary)?;
+            text.extend_from_slice(b", second half");
+            fs::write(temporary, text)
+        })
+        .unwrap();
+        assert_eq!(file_names(dir.path()), ["target.bin"]);
+        assert_eq!(fs::read(&target).unwrap(), b"first half, second half");
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file_and_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("target.bin");
+        write(&target, b"old").unwrap();
+        let result = write_with(&target, |temporary| {
+            fs::write(temporary, b"half")?;
+            Err(io::Error::other("writer died"))
+        });
+        assert_eq!(result.unwrap_err().to_string(), "writer died");
+        assert_eq!(fs::read(&target).unwrap(), b"old");
+        assert_eq!(file_names(dir.path()), ["target.bin"]);
+    }
+
+    #[test]
+    fn a_folder_or_a_path_without_a_file_name_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(write(dir.path(), b"x").is_err());
+        assert!(dir.path().is_dir());
+        assert!(file_names(dir.path()).is_empty());
+        let err = write(Path::new("/"), b"x").unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+    }
+}
