@@ -37,6 +37,13 @@ pub enum ReplayError {
         file: String,
         source: bincode::error::EncodeError,
     },
+    /// The shard holds games of another game or other options than the reader's run.
+    #[error("{file}: games of another run ({found}; this run plays {expected})")]
+    Foreign {
+        file: String,
+        found: String,
+        expected: String,
+    },
     /// The shard's own header disagrees with its name, which listing trusts for creation order
     /// and position counts.
     #[error("{file}: its header describes a different shard, {actual}")]

@@ -29,7 +29,7 @@ pub use format::{FORMAT_VERSION, MAGIC, decode_shard, encode_shard};
 pub use local::LocalDirStore;
 pub use name::ShardName;
 pub use record::{GameRecord, MoveRecord, POLICY_WEIGHT_TOTAL, ResignPlaythrough, quantise_policy};
-pub use shard::{Shard, ShardHeader};
+pub use shard::{Shard, ShardHeader, ShardOrigin};
 pub use store::ShardStore;
 pub use window::{Position, Targets, Window};
 pub use window_size::WindowConfig;

@@ -20,19 +20,43 @@ pub struct ShardHeader {
     pub seq: u64,
 }
 
+/// The game and options a run plays: every shard it writes carries them, and its trainer
+/// takes only shards that carry the same, so games of another run never leak into training.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShardOrigin {
+    pub game: String,
+    /// The options as the run serialises them; compared as text, so a shard written under
+    /// options that differ in any field is foreign.
+    pub options_json: String,
+}
+
+impl std::fmt::Display for ShardOrigin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.game, self.options_json)
+    }
+}
+
 impl ShardHeader {
     /// A header stamped with the current time.
-    pub fn now(game: String, options_json: String, generation: u32, worker: u32, seq: u64) -> Self {
+    pub fn now(origin: &ShardOrigin, generation: u32, worker: u32, seq: u64) -> Self {
         let created_unix_millis = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |elapsed| elapsed.as_millis() as u64);
         Self {
-            game,
-            options_json,
+            game: origin.game.clone(),
+            options_json: origin.options_json.clone(),
             created_unix_millis,
             generation,
             worker,
             seq,
+        }
+    }
+
+    /// The game and options this shard's games were played under.
+    pub fn origin(&self) -> ShardOrigin {
+        ShardOrigin {
+            game: self.game.clone(),
+            options_json: self.options_json.clone(),
         }
     }
 }

@@ -1,8 +1,16 @@
 //! Shards and records for tests.
 
-use crate::{GameRecord, MoveRecord, ResignPlaythrough, Shard, ShardHeader};
+use crate::{GameRecord, MoveRecord, ResignPlaythrough, Shard, ShardHeader, ShardOrigin};
 use game::{Outcome, Side};
 use proptest::prelude::*;
+
+/// The game and options of every [`numbered_shard`].
+pub fn test_origin() -> ShardOrigin {
+    ShardOrigin {
+        game: "test".into(),
+        options_json: "{}".into(),
+    }
+}
 
 /// Moves per game in [`numbered_shard`], small so that shards hold several games.
 pub const GAME_LEN: u32 = 7;
@@ -25,8 +33,8 @@ pub fn numbered_shard(created_unix_millis: u64, first_action: u32, positions: u3
         .collect();
     Shard {
         header: ShardHeader {
-            game: "test".into(),
-            options_json: "{}".into(),
+            game: test_origin().game,
+            options_json: test_origin().options_json,
             created_unix_millis,
             generation: 1,
             worker: 0,

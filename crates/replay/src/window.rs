@@ -2,7 +2,8 @@
 
 use crate::shard_index::IndexedShard;
 use crate::{
-    GameRecord, MoveRecord, ReplayError, ShardHeader, ShardName, ShardStore, WindowConfig,
+    GameRecord, MoveRecord, ReplayError, Shard, ShardHeader, ShardName, ShardOrigin, ShardStore,
+    WindowConfig,
 };
 use rand::Rng;
 use std::collections::{HashMap, HashSet};
@@ -89,10 +90,11 @@ impl Span {
 /// window is usually cut: only its newest positions count, so a position never comes back
 /// once newer data has pushed it out. A shard that cannot be read is skipped with a warning
 /// and never retried (shards are immutable), and older shards fill its place: one bad file
-/// must not stop training.
+/// must not stop training. A shard of another game or other options counts as unreadable.
 pub struct Window<S> {
     store: S,
     config: WindowConfig,
+    origin: ShardOrigin,
     spans: Vec<Span>,
     /// Per target, the running total of allowed positions over `spans`.
     ends_any: Vec<u64>,
@@ -102,11 +104,13 @@ pub struct Window<S> {
 }
 
 impl<S: ShardStore> Window<S> {
-    /// An empty window over `store`; call [`Window::refresh`] to fill it.
-    pub fn new(store: S, config: WindowConfig) -> Self {
+    /// An empty window over the shards of `origin` in `store`; call [`Window::refresh`] to
+    /// fill it.
+    pub fn new(store: S, config: WindowConfig, origin: ShardOrigin) -> Self {
         Self {
             store,
             config,
+            origin,
             spans: Vec::new(),
             ends_any: Vec::new(),
             ends_policy: Vec::new(),
@@ -136,7 +140,7 @@ impl<S: ShardStore> Window<S> {
             }
             let shard = match kept.remove(&name) {
                 Some(shard) => shard,
-                None => match self.store.read_shard(&name) {
+                None => match self.read_own_shard(&name) {
                     Ok(shard) => IndexedShard::new(shard),
                     Err(err) => {
                         tracing::warn!("skipping replay shard: {err}");
@@ -153,6 +157,20 @@ impl<S: ShardStore> Window<S> {
         self.ends_any = running_totals(&self.spans, Targets::Any);
         self.ends_policy = running_totals(&self.spans, Targets::PolicyTarget);
         Ok(())
+    }
+
+    /// Reads a shard, refusing one that another run's game or options wrote.
+    fn read_own_shard(&self, name: &ShardName) -> Result<Shard, ReplayError> {
+        let shard = self.store.read_shard(name)?;
+        let origin = shard.header.origin();
+        if origin != self.origin {
+            return Err(ReplayError::Foreign {
+                file: self.store.locate(name),
+                found: origin.to_string(),
+                expected: self.origin.to_string(),
+            });
+        }
+        Ok(shard)
     }
 
     /// The number of positions ever written to the store (as of the last refresh): the `N`

@@ -1,5 +1,5 @@
 use super::*;
-use crate::test_support::{GAME_LEN, numbered_shard};
+use crate::test_support::{GAME_LEN, numbered_shard, test_origin};
 use crate::{FORMAT_VERSION, LocalDirStore, MAGIC, encode_shard};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -51,7 +51,7 @@ impl Fixture {
         };
         Self {
             _dir: dir,
-            window: Window::new(store, config),
+            window: Window::new(store, config, test_origin()),
         }
     }
 
@@ -207,6 +207,47 @@ impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for Captured {
     fn make_writer(&'a self) -> Self {
         self.clone()
     }
+}
+
+#[test]
+fn shards_of_another_game_or_other_options_are_skipped_with_a_warning() {
+    let mut fixture = Fixture::new(1e9);
+    fixture.write(0, 50);
+    let foreign: Vec<ShardName> = [("other", "{}"), ("test", "{\"size\":5}")]
+        .into_iter()
+        .zip(1..)
+        .map(|((game, options_json), index)| {
+            let mut shard = numbered_shard(index, 0, 50);
+            shard.header.game = game.into();
+            shard.header.options_json = options_json.into();
+            fixture.store().write_shard(&shard).unwrap()
+        })
+        .collect();
+
+    let captured = Captured::default();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(captured.clone())
+        .with_ansi(false)
+        .finish();
+    tracing::subscriber::with_default(subscriber, || fixture.window.refresh().unwrap());
+
+    let log = captured.text();
+    assert_eq!(log.matches("WARN").count(), 2, "{log}");
+    for name in &foreign {
+        assert!(
+            log.contains(&name.to_string()),
+            "no warning names {name}:\n{log}"
+        );
+    }
+    assert!(
+        log.contains("games of another run (other {}; this run plays test {})"),
+        "{log}"
+    );
+    assert!(
+        log.contains("test {\"size\":5}; this run plays test {}"),
+        "{log}"
+    );
+    assert_eq!(fixture.window.len(Targets::Any), 50);
 }
 
 #[test]

@@ -23,7 +23,7 @@ use game::Planes;
 use nn::{NetConfig, Network};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use replay::LocalDirStore;
+use replay::{LocalDirStore, ShardOrigin};
 use shared::Shared;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
@@ -62,19 +62,23 @@ pub fn train<G: Planes>(
             recovered.len()
         );
     }
+    let origin = ShardOrigin {
+        game: G::NAME.to_owned(),
+        options_json: serde_json::to_string(&config.game)?,
+    };
     let writer = ShardWriter::new(
         LocalDirStore::open(run.shards())?,
         journal,
         recovered,
         config.run.games_per_shard,
-        G::NAME,
-        serde_json::to_string(&config.game)?,
+        origin.clone(),
     );
     let shared = Shared::new(Metrics::open(&run.tensorboard()), generation, step);
     let trainer_loop = TrainerLoop {
         run,
         trainer,
         window: config.window,
+        origin,
         generation,
         step,
         publish: !config.evaluation.gating,

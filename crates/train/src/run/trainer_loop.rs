@@ -6,7 +6,7 @@ use crate::{RunDir, Trainer};
 use anyhow::Result;
 use game::Planes;
 use nn::checkpoint::Provenance;
-use replay::{LocalDirStore, Window, WindowConfig};
+use replay::{LocalDirStore, ShardOrigin, Window, WindowConfig};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -19,6 +19,8 @@ pub struct TrainerLoop<'a, G: Planes> {
     pub run: &'a RunDir,
     pub trainer: Trainer<G>,
     pub window: WindowConfig,
+    /// The game and options of this run, which every shard it trains on must carry.
+    pub origin: ShardOrigin,
     pub generation: u64,
     pub step: u64,
     /// Whether a new generation goes to the workers at once; with gating the evaluation
@@ -28,7 +30,11 @@ pub struct TrainerLoop<'a, G: Planes> {
 
 impl<G: Planes> TrainerLoop<'_, G> {
     pub fn run(mut self, shared: &Shared) -> Result<()> {
-        let mut window = Window::new(LocalDirStore::open(self.run.shards())?, self.window);
+        let mut window = Window::new(
+            LocalDirStore::open(self.run.shards())?,
+            self.window,
+            self.origin.clone(),
+        );
         window.refresh()?;
         let mut last_refresh = Instant::now();
         let mut saved_step = self.step;

@@ -5,7 +5,7 @@ use super::shared::Shared;
 use crate::journal::Journal;
 use anyhow::Result;
 use game::{Outcome, Side};
-use replay::{GameRecord, LocalDirStore, Shard, ShardHeader, ShardStore};
+use replay::{GameRecord, LocalDirStore, Shard, ShardHeader, ShardOrigin, ShardStore};
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -19,8 +19,7 @@ pub struct ShardWriter {
     journal: Journal,
     pending: Vec<GameRecord>,
     games_per_shard: usize,
-    game: String,
-    options_json: String,
+    origin: ShardOrigin,
     seq: u64,
 }
 
@@ -30,16 +29,14 @@ impl ShardWriter {
         journal: Journal,
         recovered: Vec<GameRecord>,
         games_per_shard: usize,
-        game: &str,
-        options_json: String,
+        origin: ShardOrigin,
     ) -> ShardWriter {
         ShardWriter {
             store,
             journal,
             pending: recovered,
             games_per_shard: games_per_shard.max(1),
-            game: game.to_owned(),
-            options_json,
+            origin,
             seq: 0,
         }
     }
@@ -80,13 +77,7 @@ impl ShardWriter {
         let generation = shared.generation.load(Ordering::Relaxed) as u32;
         self.seq += 1;
         let shard = Shard {
-            header: ShardHeader::now(
-                self.game.clone(),
-                self.options_json.clone(),
-                generation,
-                0,
-                self.seq,
-            ),
+            header: ShardHeader::now(&self.origin, generation, 0, self.seq),
             records: std::mem::take(&mut self.pending),
         };
         let name = self.store.write_shard(&shard)?;
