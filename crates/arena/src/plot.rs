@@ -81,29 +81,52 @@ struct Axis {
     tick_label: fn(&f64) -> String,
 }
 
-const AXES: [Axis; 2] = [
-    Axis {
-        caption: "Elo by generation",
-        label: "generation",
-        value: |p| f64::from(p.generation),
-        min_padding: 1.0,
-        // Generations are whole numbers; ticks between them get no label.
-        tick_label: |x| {
-            if x.fract() == 0.0 {
-                format!("{x:.0}")
-            } else {
-                String::new()
-            }
-        },
+const GENERATION_AXIS: Axis = Axis {
+    caption: "Elo by generation",
+    label: "generation",
+    value: |p| f64::from(p.generation),
+    min_padding: 1.0,
+    // Generations are whole numbers; ticks between them get no label.
+    tick_label: |x| {
+        if x.fract() == 0.0 {
+            format!("{x:.0}")
+        } else {
+            String::new()
+        }
     },
-    Axis {
-        caption: "Elo by training time",
-        label: "training time (hours)",
-        value: |p| p.hours,
-        min_padding: 0.5,
-        tick_label: |x| format!("{x}"),
-    },
-];
+};
+
+/// Runs shorter than this are plotted in minutes, longer ones in hours.
+const HOURS_AXIS_FROM: f64 = 2.0;
+
+/// The training-time axis, in the unit that suits a run that lasted `hours`.
+fn time_axis(hours: f64) -> Axis {
+    if hours < HOURS_AXIS_FROM {
+        Axis {
+            caption: "Elo by training time",
+            label: "training time (minutes)",
+            value: |p| p.hours * 60.0,
+            min_padding: 1.0,
+            tick_label: round_tick,
+        }
+    } else {
+        Axis {
+            caption: "Elo by training time",
+            label: "training time (hours)",
+            value: |p| p.hours,
+            min_padding: 0.5,
+            tick_label: round_tick,
+        }
+    }
+}
+
+/// A tick value with at most two decimals and no trailing zeros: plotters' tick positions are
+/// sums of binary fractions (0.30000000000000004), which printed in full overlap.
+fn round_tick(x: &f64) -> String {
+    let text = format!("{x:.2}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" { "0" } else { text }.to_owned()
+}
 
 /// Writes `<stem>.png` and `<stem>.svg`.
 pub fn save_rating_plots(plot: &RatingPlot<'_>, stem: &Path) -> Result<PlotFiles, PlotError> {
@@ -144,7 +167,9 @@ fn draw<DB: DrawingBackend>(
         .flat_map(|p| [p.elo, p.lower, p.upper])
         .chain(plot.baselines.iter().map(|b| b.elo));
     let elo_range = padded_range(elo_values, 50.0);
-    for (area, axis) in body.split_evenly((1, 2)).iter().zip(&AXES) {
+    let hours = plot.points.iter().map(|p| p.hours).fold(0.0, f64::max);
+    let axes = [GENERATION_AXIS, time_axis(hours)];
+    for (area, axis) in body.split_evenly((1, 2)).iter().zip(&axes) {
         draw_panel(area, axis, plot, elo_range.clone())?;
     }
     root.present()?;
@@ -168,6 +193,7 @@ fn draw_panel<DB: DrawingBackend>(
         .configure_mesh()
         .x_desc(axis.label)
         .y_desc("Elo")
+        .x_labels(8)
         .x_label_formatter(&axis.tick_label)
         .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()?;
@@ -277,6 +303,30 @@ mod tests {
             6.0..8.0
         );
         assert_eq!(padded_range(std::iter::empty(), 2.0), -2.0..2.0);
+    }
+
+    #[test]
+    fn ticks_are_round_and_short() {
+        for (x, label) in [
+            (0.300_000_000_000_000_04, "0.3"),
+            (2.0, "2"),
+            (12.5, "12.5"),
+            (0.126, "0.13"),
+            (-0.000_1, "0"),
+        ] {
+            assert_eq!(round_tick(&x), label, "{x}");
+        }
+    }
+
+    #[test]
+    fn short_runs_are_plotted_in_minutes_long_ones_in_hours() {
+        let point = &ladder()[1];
+        let short = time_axis(0.5);
+        assert_eq!(short.label, "training time (minutes)");
+        assert_eq!((short.value)(point), 75.0);
+        let long = time_axis(3.5);
+        assert_eq!(long.label, "training time (hours)");
+        assert_eq!((long.value)(point), 1.25);
     }
 
     #[test]
