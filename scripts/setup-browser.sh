@@ -7,11 +7,25 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 if [[ ! -x /usr/bin/chromium ]]; then
-    apt-get update
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
+    if [[ "$(id -u)" == 0 ]]; then
+        apt-get update
+        DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
+    elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+        sudo apt-get update
+        sudo DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
+    else
+        echo "setup-browser.sh: the browser test needs Chromium at /usr/bin/chromium;" \
+            "install it as root (Debian: apt-get install chromium) and run the tests again" >&2
+        exit 1
+    fi
 fi
 
 browser="$root/tests/browser"
 if [[ ! -d "$browser/node_modules/playwright-core" ]]; then
+    if ! command -v npm >/dev/null; then
+        echo "setup-browser.sh: the browser test needs npm to install playwright-core;" \
+            "install Node.js and npm (Debian: apt-get install npm) and run the tests again" >&2
+        exit 1
+    fi
     npm install --prefix "$browser" --no-audit --no-fund --no-save playwright-core@1.65.1
 fi

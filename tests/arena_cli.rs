@@ -171,7 +171,13 @@ fn ladder_with_a_repeated_baseline_is_bad_input() {
     tiny_run::write_tiny_run(run.path(), &options, &[1]);
     let run_arg = run.path().to_str().unwrap();
     let output = ghast(
-        &["ladder", "--run", run_arg, "--baselines", "random, greedy,random"],
+        &[
+            "ladder",
+            "--run",
+            run_arg,
+            "--baselines",
+            "random, greedy,random",
+        ],
         "",
     );
     let stderr = text(&output.stderr);

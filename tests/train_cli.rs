@@ -151,6 +151,58 @@ fn a_killed_run_resumes_with_nothing_lost() {
 }
 
 #[test]
+fn a_checkpoint_cut_off_between_weights_and_sidecar_is_trained_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let train = |generations: &str, resume: bool| {
+        let mut command = ghast();
+        command.args([
+            "train",
+            "--config",
+            "configs/tiny.toml",
+            "--generations",
+            generations,
+        ]);
+        if resume {
+            command.arg("--resume");
+        }
+        let output = command.arg("--run").arg(&run).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(output.status.success(), "{stderr}");
+        stderr
+    };
+    train("2", false);
+    let models = run.join("models");
+    let newest: u64 = files(&models, "gen-")
+        .iter()
+        .filter_map(|path| {
+            let name = path.file_name()?.to_str()?;
+            name.strip_prefix("gen-")?
+                .strip_suffix(".json")?
+                .parse()
+                .ok()
+        })
+        .max()
+        .unwrap();
+    // What a kill after the weights of the newest generation and before its sidecar leaves:
+    // the weights, no sidecar, and `latest` still at the generation before.
+    let sidecar = |generation: u64| models.join(format!("gen-{generation:04}.json"));
+    std::fs::remove_file(sidecar(newest)).unwrap();
+    std::fs::write(models.join("latest"), format!("{}\n", newest - 1)).unwrap();
+
+    let stderr = train(&(newest + 1).to_string(), true);
+    assert!(
+        stderr.contains(&format!("resuming at generation {}", newest - 1)),
+        "{stderr}"
+    );
+    for generation in [newest, newest + 1] {
+        assert!(sidecar(generation).is_file(), "generation {generation}");
+        let weights = models.join(format!("gen-{generation:04}.safetensors"));
+        assert!(weights.is_file(), "{}", weights.display());
+    }
+}
+
+#[test]
 fn a_second_start_in_the_same_folder_is_refused_and_bad_configs_are_named() {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("bad.toml");
@@ -172,6 +224,22 @@ fn a_second_start_in_the_same_folder_is_refused_and_bad_configs_are_named() {
         stderr.contains("win_margn"),
         "the unknown field is named: {stderr}"
     );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+
+    let tiny = std::fs::read_to_string("configs/tiny.toml").unwrap();
+    let zero_visits = tiny.replace("cheap_visits = 4", "cheap_visits = 0");
+    assert_ne!(zero_visits, tiny, "configs/tiny.toml sets cheap_visits = 4");
+    std::fs::write(&config, zero_visits).unwrap();
+    let output = ghast()
+        .args(["train", "--config"])
+        .arg(&config)
+        .arg("--run")
+        .arg(dir.path().join("zero"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("cheap_visits"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 
     let run = dir.path().join("run");
