@@ -105,15 +105,7 @@ fn bad_input_exits_2_with_a_message_naming_it() {
 
 #[test]
 fn ladder_prints_a_table_and_draws_the_plots() {
-    let run = tempfile::tempdir().unwrap();
-    let options = ghast::RawOptions {
-        size: 3,
-        win_margin: 4,
-        ..ghast::RawOptions::default()
-    }
-    .validate()
-    .unwrap();
-    tiny_run::write_tiny_run(run.path(), &options, &[1, 2]);
+    let run = tiny_ladder_run(&[1, 2]);
     let run_arg = run.path().to_str().unwrap();
     let args = [
         "ladder",
@@ -160,15 +152,7 @@ fn ladder_without_checkpoints_is_bad_input() {
 
 #[test]
 fn ladder_with_a_repeated_baseline_is_bad_input() {
-    let run = tempfile::tempdir().unwrap();
-    let options = ghast::RawOptions {
-        size: 3,
-        win_margin: 4,
-        ..ghast::RawOptions::default()
-    }
-    .validate()
-    .unwrap();
-    tiny_run::write_tiny_run(run.path(), &options, &[1]);
+    let run = tiny_ladder_run(&[1]);
     let run_arg = run.path().to_str().unwrap();
     let output = ghast(
         &[
@@ -186,6 +170,20 @@ fn ladder_with_a_repeated_baseline_is_bad_input() {
         stderr.contains("--baselines: `random` is listed twice (entry 3)"),
         "{stderr}"
     );
+}
+
+/// A fake run on the size-3 board holding untrained checkpoints of `generations`.
+fn tiny_ladder_run(generations: &[u64]) -> tempfile::TempDir {
+    let run = tempfile::tempdir().unwrap();
+    let options = ghast::RawOptions {
+        size: 3,
+        win_margin: 4,
+        ..ghast::RawOptions::default()
+    }
+    .validate()
+    .unwrap();
+    tiny_run::write_tiny_run(run.path(), &options, generations);
+    run
 }
 
 fn is_nonempty(path: &Path) -> bool {

@@ -31,6 +31,17 @@ fn quiet() -> SearchConfig {
     }
 }
 
+/// The minimax value, for the side to move in `game`, of the position the tree's move leads to.
+fn value_of_choice(game: &Nim, tree: &Tree<Nim>) -> f32 {
+    let mut after = game.clone();
+    after.apply(tree.best_action());
+    if after.to_move() == game.to_move() {
+        after.solve()
+    } else {
+        -after.solve()
+    }
+}
+
 fn searched(game: Nim, config: SearchConfig, visits: u32, seed: u64) -> Tree<Nim> {
     let mut tree = Tree::new(game, config, seed);
     tree.set_budget(visits);
@@ -84,15 +95,9 @@ fn values_follow_the_side_to_move_when_a_side_moves_twice() {
             "{stones} stones: {}",
             tree.root_value()
         );
-        let mut after = game.clone();
-        after.apply(tree.best_action());
-        let kept = if after.to_move() == game.to_move() {
-            after.solve()
-        } else {
-            -after.solve()
-        };
         assert_eq!(
-            kept, exact,
+            value_of_choice(&game, &tree),
+            exact,
             "{stones} stones: the chosen move keeps the minimax value"
         );
     }
@@ -339,14 +344,11 @@ fn gumbel_search_agrees_with_minimax_when_sides_move_twice() {
             let game = Nim::start(stones, 3, Some(2));
             let exact = game.solve();
             let tree = searched(game.clone(), gumbel(noise, 16), 400, stones.into());
-            let mut after = game.clone();
-            after.apply(tree.best_action());
-            let kept = if after.to_move() == game.to_move() {
-                after.solve()
-            } else {
-                -after.solve()
-            };
-            assert_eq!(kept, exact, "{stones} stones, noise {noise}");
+            assert_eq!(
+                value_of_choice(&game, &tree),
+                exact,
+                "{stones} stones, noise {noise}"
+            );
         }
     }
 }
