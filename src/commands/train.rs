@@ -30,12 +30,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .clone()
             .unwrap_or_else(|| default_run_folder(&args.config)),
     );
-    let config_file = if args.resume {
-        run.config()
-    } else {
-        args.config.clone()
-    };
-    let (config, text) = read_config(&config_file)?;
+    let (config, text) = read_run_config(&run, args.resume, &args.config)?;
     if args.resume {
         tracing::info!("resuming {}", run.root().display());
     } else {
@@ -65,13 +60,27 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// Reads and checks a run configuration; returns it with its text, which a new run keeps.
-pub fn read_config(path: &Path) -> anyhow::Result<(RunConfig<GhastOptions>, String)> {
+fn read_config(path: &Path) -> anyhow::Result<(RunConfig<GhastOptions>, String)> {
     let bad = |error: String| InputError(format!("config {}: {error}", path.display()));
     let text = std::fs::read_to_string(path).map_err(|error| bad(error.to_string()))?;
     let config: RunConfig<GhastOptions> =
         toml::from_str(&text).map_err(|error| bad(error.to_string()))?;
     config.validate().map_err(bad)?;
     Ok((config, text))
+}
+
+/// The configuration of `run` and its text: the copy the run saved when `existing`, else the
+/// file `config` (for a new run).
+pub fn read_run_config(
+    run: &RunDir,
+    existing: bool,
+    config: &Path,
+) -> anyhow::Result<(RunConfig<GhastOptions>, String)> {
+    read_config(&if existing {
+        run.config()
+    } else {
+        config.to_owned()
+    })
 }
 
 /// Makes `run` a new run of the configuration `text`; refuses a folder that holds one.
@@ -104,9 +113,13 @@ pub fn export_bot(run: &RunDir, config: &RunConfig<GhastOptions>) -> anyhow::Res
     Ok(run.bot())
 }
 
-fn default_run_folder(config: &std::path::Path) -> PathBuf {
-    let name = config
+fn default_run_folder(config: &Path) -> PathBuf {
+    PathBuf::from("runs").join(config_name(config))
+}
+
+/// The name runs of the configuration file `config` go under: its file stem.
+pub fn config_name(config: &Path) -> String {
+    config
         .file_stem()
-        .map_or("run".into(), |stem| stem.to_string_lossy().into_owned());
-    PathBuf::from("runs").join(name)
+        .map_or("run".into(), |stem| stem.to_string_lossy().into_owned())
 }

@@ -4,7 +4,7 @@
 
 use crate::InputError;
 use crate::commands::arena::{default_threads, progress_bar};
-use crate::commands::train::{create_run, export_bot, read_config};
+use crate::commands::train::{config_name, create_run, export_bot, read_run_config};
 use anyhow::Context;
 use arena::{Match, MatchSettings, PlayerSpec};
 use clap::Args as ClapArgs;
@@ -99,12 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .clone()
             .unwrap_or_else(|| default_run(&args.config)),
     );
-    let config_file = if args.rate_only {
-        run.config()
-    } else {
-        args.config.clone()
-    };
-    let (config, text) = read_config(&config_file)?;
+    let (config, text) = read_run_config(&run, args.rate_only, &args.config)?;
     let training = if args.rate_only {
         None
     } else {
@@ -229,9 +224,7 @@ fn print_report(report: &Report, saved: &Path) {
 }
 
 fn default_run(config: &Path) -> PathBuf {
-    let name = config
-        .file_stem()
-        .map_or("run".into(), |stem| stem.to_string_lossy().into_owned());
+    let name = config_name(config);
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
