@@ -122,40 +122,17 @@ impl SearchConfig {
 
     /// Checks the bounds a configuration file's values must meet; the error names the field.
     pub fn validate(&self) -> Result<(), String> {
-        let finite_at_least = |name: &str, value: f32, low: f32| {
-            if value.is_finite() && value >= low {
-                Ok(())
-            } else {
-                Err(format!(
-                    "{name} = {value}: expected a number of at least {low}"
-                ))
-            }
-        };
-        finite_at_least("c_puct", self.c_puct, 0.0)?;
-        finite_at_least("fpu_reduction", self.fpu_reduction, 0.0)?;
-        finite_at_least("dirichlet_total_alpha", self.dirichlet_total_alpha, 0.0)?;
-        if !(0.0..=1.0).contains(&self.noise_fraction) {
-            return Err(format!(
-                "noise_fraction = {}: expected a number in [0, 1]",
-                self.noise_fraction
-            ));
-        }
-        if self.leaves_per_tree == 0 {
-            return Err("leaves_per_tree = 0: expected at least 1".to_owned());
-        }
-        if self.gumbel_actions == 0 {
-            return Err("gumbel_actions = 0: expected at least 1".to_owned());
-        }
-        finite_at_least("gumbel_c_visit", self.gumbel_c_visit, 0.0)?;
-        finite_at_least("gumbel_c_scale", self.gumbel_c_scale, 0.0)?;
-        finite_at_least("forced_playouts", self.forced_playouts, 0.0)?;
-        finite_at_least("score_utility", self.score_utility, 0.0)?;
-        if !(self.score_scale.is_finite() && self.score_scale > 0.0) {
-            return Err(format!(
-                "score_scale = {}: expected a positive number",
-                self.score_scale
-            ));
-        }
-        finite_at_least("lcb_stdevs", self.lcb_stdevs, 0.0)
+        bounds::non_negative("c_puct", self.c_puct)?;
+        bounds::non_negative("fpu_reduction", self.fpu_reduction)?;
+        bounds::non_negative("dirichlet_total_alpha", self.dirichlet_total_alpha)?;
+        bounds::fraction("noise_fraction", self.noise_fraction)?;
+        bounds::at_least_one("leaves_per_tree", self.leaves_per_tree)?;
+        bounds::at_least_one("gumbel_actions", self.gumbel_actions)?;
+        bounds::non_negative("gumbel_c_visit", self.gumbel_c_visit)?;
+        bounds::non_negative("gumbel_c_scale", self.gumbel_c_scale)?;
+        bounds::non_negative("forced_playouts", self.forced_playouts)?;
+        bounds::non_negative("score_utility", self.score_utility)?;
+        bounds::positive("score_scale", self.score_scale)?;
+        bounds::non_negative("lcb_stdevs", self.lcb_stdevs)
     }
 }

@@ -37,26 +37,22 @@ impl Default for TemperatureSchedule {
 impl TemperatureSchedule {
     /// Checks that every temperature is finite and not negative and a halflife positive.
     pub fn validate(&self) -> Result<(), String> {
-        let temperatures: &[(&str, f32)] = match self {
-            Self::Constant { temperature } => &[("temperature", *temperature)],
-            Self::Step { early, late, .. } => &[("early", *early), ("late", *late)],
+        match *self {
+            Self::Constant { temperature } => bounds::non_negative("temperature", temperature),
+            Self::Step { early, late, .. } => {
+                bounds::non_negative("early", early)?;
+                bounds::non_negative("late", late)
+            }
             Self::Decay {
                 early,
                 late,
                 halflife,
             } => {
-                if !(halflife.is_finite() && *halflife > 0.0) {
-                    return Err(format!("halflife = {halflife}: expected a positive number"));
-                }
-                &[("early", *early), ("late", *late)]
-            }
-        };
-        for &(name, value) in temperatures {
-            if !(value.is_finite() && value >= 0.0) {
-                return Err(format!("{name} = {value}: expected a number of at least 0"));
+                bounds::non_negative("early", early)?;
+                bounds::non_negative("late", late)?;
+                bounds::positive("halflife", halflife)
             }
         }
-        Ok(())
     }
 
     /// The temperature for move `move_number` (0 for the first move of the game).

@@ -51,25 +51,12 @@ impl Default for LossWeights {
 impl LossWeights {
     /// Checks that every weight is finite and not negative, and the lead scale positive.
     pub fn validate(&self) -> Result<(), String> {
-        let weights = [
-            ("policy", self.policy),
-            ("soft_policy", self.soft_policy),
-            ("wdl", self.wdl),
-            ("lead", self.lead),
-            ("ownership", self.ownership),
-        ];
-        for (name, value) in weights {
-            if !(value.is_finite() && value >= 0.0) {
-                return Err(format!("{name} = {value}: expected a number of at least 0"));
-            }
-        }
-        if !(self.lead_scale.is_finite() && self.lead_scale > 0.0) {
-            return Err(format!(
-                "lead_scale = {}: expected a positive number",
-                self.lead_scale
-            ));
-        }
-        Ok(())
+        bounds::non_negative("policy", self.policy)?;
+        bounds::non_negative("soft_policy", self.soft_policy)?;
+        bounds::non_negative("wdl", self.wdl)?;
+        bounds::non_negative("lead", self.lead)?;
+        bounds::non_negative("ownership", self.ownership)?;
+        bounds::positive("lead_scale", self.lead_scale)
     }
 }
 

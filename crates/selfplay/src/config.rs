@@ -73,37 +73,16 @@ impl Default for SelfplayConfig {
 impl SelfplayConfig {
     /// Checks the bounds the types alone cannot; the error names the field.
     pub fn validate(&self) -> Result<(), String> {
-        let at_least_one = [
-            ("workers", self.workers as u64),
-            ("games_in_flight", self.games_in_flight as u64),
-            ("full_visits", u64::from(self.full_visits)),
-            ("cheap_visits", u64::from(self.cheap_visits)),
-        ];
-        for (name, value) in at_least_one {
-            if value == 0 {
-                return Err(format!("{name} = 0: expected at least 1"));
-            }
-        }
-        let probabilities = [
-            ("full_search_probability", self.full_search_probability),
-            (
-                "resign.playthrough_fraction",
-                self.resign.playthrough_fraction,
-            ),
-        ];
-        for (name, value) in probabilities {
-            if !(0.0..=1.0).contains(&value) {
-                return Err(format!(
-                    "{name} = {value}: expected a probability in [0, 1]"
-                ));
-            }
-        }
-        if !self.resign.threshold.is_finite() {
-            return Err(format!(
-                "resign.threshold = {}: expected a finite number",
-                self.resign.threshold
-            ));
-        }
+        bounds::at_least_one("workers", self.workers)?;
+        bounds::at_least_one("games_in_flight", self.games_in_flight)?;
+        bounds::at_least_one("full_visits", self.full_visits)?;
+        bounds::at_least_one("cheap_visits", self.cheap_visits)?;
+        bounds::fraction("full_search_probability", self.full_search_probability)?;
+        bounds::fraction(
+            "resign.playthrough_fraction",
+            self.resign.playthrough_fraction,
+        )?;
+        bounds::finite("resign.threshold", self.resign.threshold)?;
         self.temperature
             .validate()
             .map_err(|e| format!("temperature: {e}"))?;

@@ -63,36 +63,13 @@ impl Default for TrainerConfig {
 impl TrainerConfig {
     /// Checks the bounds the types alone cannot; the error names the field.
     pub fn validate(&self) -> Result<(), String> {
-        if self.batch_size == 0 {
-            return Err("batch_size = 0: expected at least 1".to_owned());
-        }
-        if self.steps_per_generation == 0 {
-            return Err("steps_per_generation = 0: expected at least 1".to_owned());
-        }
-        let positive = [
-            ("learning_rate", self.learning_rate),
-            ("samples_per_new_position", self.samples_per_new_position),
-        ];
-        for (name, value) in positive {
-            if !(value.is_finite() && value > 0.0) {
-                return Err(format!("{name} = {value}: expected a positive number"));
-            }
-        }
-        let fractions = [
-            ("momentum", self.momentum),
-            ("policy_surprise_weight", self.policy_surprise_weight),
-        ];
-        for (name, value) in fractions {
-            if !(0.0..=1.0).contains(&value) {
-                return Err(format!("{name} = {value}: expected a number in [0, 1]"));
-            }
-        }
-        if !(self.weight_decay.is_finite() && self.weight_decay >= 0.0) {
-            return Err(format!(
-                "weight_decay = {}: expected a number of at least 0",
-                self.weight_decay
-            ));
-        }
+        bounds::at_least_one("batch_size", self.batch_size)?;
+        bounds::at_least_one("steps_per_generation", self.steps_per_generation)?;
+        bounds::positive("learning_rate", self.learning_rate)?;
+        bounds::positive("samples_per_new_position", self.samples_per_new_position)?;
+        bounds::fraction("momentum", self.momentum)?;
+        bounds::fraction("policy_surprise_weight", self.policy_surprise_weight)?;
+        bounds::non_negative("weight_decay", self.weight_decay)?;
         self.loss_weights
             .validate()
             .map_err(|e| format!("loss_weights.{e}"))

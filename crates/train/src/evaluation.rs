@@ -62,10 +62,7 @@ impl EvaluationConfig {
                 ));
             }
         }
-        if self.visits == 0 {
-            return Err("evaluation.visits must be at least 1".into());
-        }
-        Ok(())
+        bounds::at_least_one("evaluation.visits", self.visits)
     }
 }
 
