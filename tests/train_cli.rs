@@ -254,3 +254,53 @@ fn a_second_start_in_the_same_folder_is_refused_and_bad_configs_are_named() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("--resume"), "{stderr}");
 }
+
+#[test]
+fn old_generations_are_thinned_to_every_nth_and_the_newest() {
+    let dir = tempfile::tempdir().unwrap();
+    let tiny = std::fs::read_to_string("configs/tiny.toml").unwrap();
+    let thinning = tiny
+        .replace(
+            "generations = 2\n",
+            "generations = 9\nkeep_every_generation = 4\nkeep_newest_generations = 2\n",
+        )
+        .replace("steps_per_generation = 10", "steps_per_generation = 3")
+        .replace("every_generations = 1", "every_generations = 0")
+        .replace("gating = true", "gating = false");
+    let config = dir.path().join("thinning.toml");
+    std::fs::write(&config, &thinning).unwrap();
+    let run = dir.path().join("run");
+    let output = ghast()
+        .args(["train", "--config"])
+        .arg(&config)
+        .arg("--run")
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let generation = |path: &PathBuf| -> u64 {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        name["gen-".len().."gen-0000".len()].parse().unwrap()
+    };
+    let weights: Vec<u64> = files(&run.join("models"), "gen-")
+        .iter()
+        .filter(|path| path.extension().is_some_and(|e| e == "safetensors"))
+        .map(generation)
+        .collect();
+    let sidecars = files(&run.join("models"), "gen-").len() - weights.len();
+    assert_eq!(sidecars, weights.len(), "weights and sidecars go together");
+    let newest = *weights.last().unwrap();
+    assert!(newest >= 9, "{weights:?}");
+    let expected: Vec<u64> = (0..=newest)
+        .filter(|g| g % 4 == 0 || g + 2 > newest)
+        .collect();
+    assert_eq!(weights, expected);
+    assert!(
+        run.join("bot/model.safetensors").is_file(),
+        "the bot was exported"
+    );
+}

@@ -60,12 +60,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// Reads and checks a run configuration; returns it with its text, which a new run keeps.
-fn read_config(path: &Path) -> anyhow::Result<(RunConfig<GhastOptions>, String)> {
+pub fn read_config(path: &Path) -> anyhow::Result<(RunConfig<GhastOptions>, String)> {
     let bad = |error: String| InputError(format!("config {}: {error}", path.display()));
     let text = std::fs::read_to_string(path).map_err(|error| bad(error.to_string()))?;
-    let config: RunConfig<GhastOptions> =
-        toml::from_str(&text).map_err(|error| bad(error.to_string()))?;
-    config.validate().map_err(bad)?;
+    let config = RunConfig::parse(&text).map_err(bad)?;
     Ok((config, text))
 }
 

@@ -1,4 +1,5 @@
-//! Durable atomic file writes, the one way this project puts a file in place.
+//! Durable atomic file writes, the one way this project puts a file in place (and takes one
+//! away).
 //!
 //! A run is killed at any moment and machines lose power: a reader must find under a name
 //! either the old content or all of the new, and a rename that returned must survive a crash.
@@ -36,6 +37,21 @@ pub fn write_with(path: &Path, write: impl FnOnce(&Path) -> io::Result<()>) -> i
     write(&temporary)?;
     File::open(&temporary)?.sync_all()?;
     temporary.persist(path).map_err(|err| err.error)?;
+    File::open(folder)?.sync_all()
+}
+
+/// Removes the file at `path` durably: once this returns, the removal survives a crash. A file
+/// that is already gone counts as removed, so an interrupted clean-up can simply be repeated.
+pub fn remove(path: &Path) -> io::Result<()> {
+    match std::fs::remove_file(path) {
+        Ok(()) => {}
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(error) => return Err(error),
+    }
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
     File::open(folder)?.sync_all()
 }
 
@@ -83,6 +99,16 @@ mod tests {
         assert_eq!(result.unwrap_err().to_string(), "writer died");
         assert_eq!(fs::read(&target).unwrap(), b"old");
         assert_eq!(file_names(dir.path()), ["target.bin"]);
+    }
+
+    #[test]
+    fn removing_twice_is_no_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("target.bin");
+        write(&target, b"x").unwrap();
+        remove(&target).unwrap();
+        assert!(file_names(dir.path()).is_empty());
+        remove(&target).unwrap();
     }
 
     #[test]

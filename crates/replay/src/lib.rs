@@ -7,12 +7,14 @@
 //!
 //! Layers, each in its own module: [`GameRecord`] (what one game leaves behind), the shard
 //! file format ([`encode_shard`], [`decode_shard`]), the [`ShardStore`] trait that moves shard
-//! bytes by [`ShardName`] (with [`LocalDirStore`] as the local backend), and the sliding
-//! [`Window`] sized by [`WindowConfig`].
+//! bytes by [`ShardName`] (with [`LocalDirStore`] as the local backend), the sliding
+//! [`Window`] sized by [`WindowConfig`], and the [`Merger`] that folds shards long behind the
+//! window into large ones.
 
 mod error;
 mod format;
 mod local;
+mod merge;
 mod name;
 mod record;
 mod shard;
@@ -27,6 +29,7 @@ mod test_support;
 pub use error::ReplayError;
 pub use format::{FORMAT_VERSION, MAGIC, decode_shard, encode_shard};
 pub use local::LocalDirStore;
+pub use merge::{Merger, plan_merges};
 pub use name::ShardName;
 pub use record::{GameRecord, MoveRecord, POLICY_WEIGHT_TOTAL, ResignPlaythrough, quantise_policy};
 pub use shard::{Shard, ShardHeader, ShardOrigin};

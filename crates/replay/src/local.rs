@@ -71,6 +71,10 @@ impl ShardStore for LocalDirStore {
         durable::write(&self.path(name), bytes).map_err(self.io_error(name, "write"))
     }
 
+    fn delete(&self, name: &ShardName) -> Result<(), ReplayError> {
+        durable::remove(&self.path(name)).map_err(self.io_error(name, "delete"))
+    }
+
     fn locate(&self, name: &ShardName) -> String {
         self.path(name).display().to_string()
     }

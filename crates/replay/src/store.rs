@@ -20,6 +20,10 @@ pub trait ShardStore: Send + Sync {
     /// partial shard, even if the writer is killed midway.
     fn put(&self, name: &ShardName, bytes: &[u8]) -> Result<(), ReplayError>;
 
+    /// Removes shard `name` for good; a shard already gone is no error, so an interrupted
+    /// clean-up can be repeated.
+    fn delete(&self, name: &ShardName) -> Result<(), ReplayError>;
+
     /// Where `name` lives (a path, a URL), for error messages and logs.
     fn locate(&self, name: &ShardName) -> String;
 

@@ -60,6 +60,15 @@ impl BotConfig {
     }
 }
 
+impl<O: serde::de::DeserializeOwned> RunConfig<O> {
+    /// Parses and checks a configuration file's text; the error names the table and field.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let config: Self = toml::from_str(text).map_err(|error| error.to_string())?;
+        config.validate()?;
+        Ok(config)
+    }
+}
+
 impl<O> RunConfig<O> {
     /// Checks what the types alone cannot; the error names the table and field.
     pub fn validate(&self) -> Result<(), String> {
@@ -70,9 +79,13 @@ impl<O> RunConfig<O> {
         self.training
             .validate()
             .map_err(|e| format!("[training] {e}"))?;
-        if self.bot.visits == 0 {
-            return Err("[bot] visits: must be at least 1".to_owned());
-        }
+        bounds::at_least_one("visits", self.bot.visits).map_err(|e| format!("[bot] {e}"))?;
+        bounds::at_least_one("keep_newest_generations", self.run.keep_newest_generations)
+            .and(bounds::at_least_one(
+                "games_per_shard",
+                self.run.games_per_shard,
+            ))
+            .map_err(|e| format!("[run] {e}"))?;
         self.evaluation.validate()
     }
 }
@@ -121,6 +134,15 @@ pub struct RunLimits {
     pub games_per_shard: usize,
     /// Seed of the network's initial weights and of every random choice.
     pub seed: u64,
+    /// Checkpoints kept for good: every this many generations (0: keep every generation).
+    /// `ghast ladder --every` should be a multiple of it.
+    pub keep_every_generation: u64,
+    /// The newest generations, kept whatever their number (self-play, the in-loop matches
+    /// and gating read them); at least 1.
+    pub keep_newest_generations: u64,
+    /// Positions per merged shard: shards more than twice the training window behind are
+    /// merged into shards of about this many positions (0: never merge).
+    pub merged_shard_positions: u64,
 }
 
 impl Default for RunLimits {
@@ -130,6 +152,18 @@ impl Default for RunLimits {
             generations: 0,
             games_per_shard: 50,
             seed: 1,
+            keep_every_generation: 25,
+            keep_newest_generations: 8,
+            merged_shard_positions: 50_000,
         }
+    }
+}
+
+impl RunLimits {
+    /// Whether generation `generation` stays on disk once `newest` is written.
+    pub fn keeps(&self, generation: u64, newest: u64) -> bool {
+        let every = self.keep_every_generation;
+        (every == 0 || generation.is_multiple_of(every))
+            || generation + self.keep_newest_generations > newest
     }
 }

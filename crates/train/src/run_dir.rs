@@ -3,7 +3,9 @@
 //! ```text
 //! RUN/config.toml            the configuration the run was started with
 //! RUN/shards/                finished self-play games (the replay store)
-//! RUN/models/gen-NNNN.*      checkpoints: safetensors weights + JSON sidecar
+//! RUN/shards-merge           a shard merge under way (see `replay::Merger`), if any
+//! RUN/models/gen-NNNN.*      checkpoints: safetensors weights + JSON sidecar (every Nth
+//!                            generation and the newest few are kept, see `RunLimits`)
 //! RUN/models/latest          the newest generation's number, replaced atomically
 //! RUN/journal.bin            finished games not yet in a shard (see the journal module)
 //! RUN/tensorboard/           event files for TensorBoard
@@ -51,6 +53,11 @@ impl RunDir {
 
     pub fn journal(&self) -> PathBuf {
         self.root.join("journal.bin")
+    }
+
+    /// The intent file of a shard merge under way.
+    pub fn merge_intent(&self) -> PathBuf {
+        self.root.join("shards-merge")
     }
 
     fn latest_pointer(&self) -> PathBuf {
@@ -114,6 +121,17 @@ impl RunDir {
         Ok(newest)
     }
 
+    /// Deletes generation `generation`: the weights first, so that it stops counting as
+    /// written (see [`RunDir::newest_generation`]) before its sidecar goes.
+    pub fn remove_generation(&self, generation: u64) -> Result<()> {
+        let weights = self.checkpoint(generation);
+        let sidecar = nn::checkpoint::sidecar_path(&weights);
+        for path in [weights, sidecar] {
+            durable::remove(&path).with_context(|| format!("cannot delete {}", path.display()))?;
+        }
+        Ok(())
+    }
+
     /// Points `latest` at `generation`; its checkpoint must already be in place.
     pub fn set_latest(&self, generation: u64) -> Result<()> {
         write_atomically(&self.latest_pointer(), format!("{generation}\n").as_bytes())
@@ -141,6 +159,21 @@ mod tests {
         fs::write(run.models().join("latest"), "seven").unwrap();
         let error = run.latest_generation().unwrap_err().to_string();
         assert!(error.contains("expected a generation number"), "{error}");
+    }
+
+    #[test]
+    fn a_removed_generation_is_gone_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunDir::new(dir.path());
+        run.create().unwrap();
+        for generation in [1, 2] {
+            fs::write(run.models().join(format!("gen-{generation:04}.json")), "{}").unwrap();
+            fs::write(run.checkpoint(generation), "").unwrap();
+        }
+        run.remove_generation(2).unwrap();
+        assert_eq!(run.newest_generation().unwrap(), Some(1));
+        assert!(!run.models().join("gen-0002.json").exists());
+        run.remove_generation(2).unwrap();
     }
 
     #[test]

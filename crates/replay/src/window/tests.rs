@@ -28,6 +28,10 @@ impl ShardStore for CountingStore {
         self.inner.put(name, bytes)
     }
 
+    fn delete(&self, name: &ShardName) -> Result<(), ReplayError> {
+        self.inner.delete(name)
+    }
+
     fn locate(&self, name: &ShardName) -> String {
         self.inner.locate(name)
     }

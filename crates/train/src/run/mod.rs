@@ -29,7 +29,7 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::Duration;
 use trainer_loop::{TrainerLoop, save_checkpoint};
-use writer::ShardWriter;
+use writer::{ShardMerging, ShardWriter};
 
 /// Where a run stood when it stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +72,11 @@ pub fn train<G: Planes>(
         recovered,
         config.run.games_per_shard,
         origin.clone(),
+        (config.run.merged_shard_positions > 0).then(|| ShardMerging {
+            intent: run.merge_intent(),
+            window: config.window,
+            target_positions: config.run.merged_shard_positions,
+        }),
     );
     let shared = Shared::new(Metrics::open(&run.tensorboard()), generation, step);
     let trainer_loop = TrainerLoop {
@@ -82,6 +87,7 @@ pub fn train<G: Planes>(
         generation,
         step,
         publish: !config.evaluation.gating,
+        retention: config.run.clone(),
     };
 
     let mut progress = progress::Progress::new(limit);

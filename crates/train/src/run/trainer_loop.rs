@@ -2,7 +2,7 @@
 //! `steps_per_generation` steps and points `latest` at it.
 
 use super::shared::Shared;
-use crate::{RunDir, Trainer};
+use crate::{RunDir, RunLimits, Trainer};
 use anyhow::Result;
 use game::Planes;
 use nn::checkpoint::Provenance;
@@ -26,6 +26,8 @@ pub struct TrainerLoop<'a, G: Planes> {
     /// Whether a new generation goes to the workers at once; with gating the evaluation
     /// thread decides.
     pub publish: bool,
+    /// Which generations stay on disk.
+    pub retention: RunLimits,
 }
 
 impl<G: Planes> TrainerLoop<'_, G> {
@@ -105,7 +107,23 @@ impl<G: Planes> TrainerLoop<'_, G> {
             self.generation,
             self.step
         );
-        Ok(())
+        self.drop_old_generation()
+    }
+
+    /// Deletes the generation that just left the newest few, unless it is kept for good or
+    /// is still the one self-play plays (with gating, `latest` can lag far behind).
+    fn drop_old_generation(&self) -> Result<()> {
+        let Some(old) = self
+            .generation
+            .checked_sub(self.retention.keep_newest_generations)
+        else {
+            return Ok(());
+        };
+        if self.retention.keeps(old, self.generation) || self.run.latest_generation()? == Some(old)
+        {
+            return Ok(());
+        }
+        self.run.remove_generation(old)
     }
 }
 

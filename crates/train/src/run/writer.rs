@@ -1,18 +1,32 @@
 //! The one writer of the replay store: finished games go to the journal at once and into a
-//! shard every `games_per_shard` games; it also keeps the self-play statistics.
+//! shard every `games_per_shard` games, and shards long behind the window are merged now and
+//! then (see `replay::Merger`); it also keeps the self-play statistics.
 
 use super::shared::Shared;
 use crate::journal::Journal;
 use anyhow::Result;
 use game::{Outcome, Side};
-use replay::{GameRecord, LocalDirStore, Shard, ShardHeader, ShardOrigin, ShardStore};
+use replay::{
+    GameRecord, LocalDirStore, Merger, Shard, ShardHeader, ShardOrigin, ShardStore, WindowConfig,
+};
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// How often self-play statistics go to TensorBoard.
 const STATS_INTERVAL: Duration = Duration::from_secs(10);
+/// How often old shards are looked at for merging.
+const MERGE_INTERVAL: Duration = Duration::from_secs(60);
+
+/// Merging old shards: where the intent file goes, the window whose far past is merged, and
+/// the positions per merged shard.
+pub struct ShardMerging {
+    pub intent: PathBuf,
+    pub window: WindowConfig,
+    pub target_positions: u64,
+}
 
 pub struct ShardWriter {
     store: LocalDirStore,
@@ -21,6 +35,7 @@ pub struct ShardWriter {
     games_per_shard: usize,
     origin: ShardOrigin,
     seq: u64,
+    merging: Option<ShardMerging>,
 }
 
 impl ShardWriter {
@@ -30,6 +45,7 @@ impl ShardWriter {
         recovered: Vec<GameRecord>,
         games_per_shard: usize,
         origin: ShardOrigin,
+        merging: Option<ShardMerging>,
     ) -> ShardWriter {
         ShardWriter {
             store,
@@ -38,13 +54,18 @@ impl ShardWriter {
             games_per_shard: games_per_shard.max(1),
             origin,
             seq: 0,
+            merging,
         }
     }
 
     /// Receives games until every sender is gone, then writes what is left.
     pub fn run(mut self, records: Receiver<GameRecord>, shared: &Shared) -> Result<()> {
+        if let Some(merging) = &self.merging {
+            Merger::new(&self.store, &merging.intent, self.origin.clone()).recover()?;
+        }
         let mut stats = Stats::default();
         let mut last_log = Instant::now();
+        let mut last_merge = Instant::now();
         let start = Instant::now();
         loop {
             match records.recv_timeout(Duration::from_millis(200)) {
@@ -55,6 +76,10 @@ impl ShardWriter {
                     self.pending.push(record);
                     if self.pending.len() >= self.games_per_shard {
                         self.flush(shared)?;
+                        if last_merge.elapsed() >= MERGE_INTERVAL {
+                            last_merge = Instant::now();
+                            self.merge_old_shards()?;
+                        }
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {}
@@ -86,6 +111,18 @@ impl ShardWriter {
             .fetch_add(shard.positions(), Ordering::Relaxed);
         self.journal.clear()?;
         tracing::debug!("wrote {name} ({} games)", shard.records.len());
+        Ok(())
+    }
+
+    fn merge_old_shards(&self) -> Result<()> {
+        let Some(merging) = &self.merging else {
+            return Ok(());
+        };
+        let merger = Merger::new(&self.store, &merging.intent, self.origin.clone());
+        let removed = merger.merge_old(&merging.window, merging.target_positions)?;
+        if removed > 0 {
+            tracing::info!("merged old shards: {removed} fewer files");
+        }
         Ok(())
     }
 }
