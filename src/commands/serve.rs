@@ -1,13 +1,22 @@
+use crate::InputError;
 use anyhow::Context;
 use clap::Args as ClapArgs;
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// A web page to play against a bot and to analyse: open the printed address in a browser.
 ///
-/// The server answers one request at a time and keeps one game; it is meant for one person
-/// on this machine, which is why it listens on 127.0.0.1 unless told otherwise.
+/// Each browser gets its own game (a session cookie names it; the 256 most recently used games
+/// are kept). Requests are answered concurrently: up to --searches bots think at once, and
+/// reading the board never waits for a search. Clients must send a request head within 10
+/// seconds and a body (at most 64 KiB) within 10 more; a request may take --request-timeout.
+/// The server listens on 127.0.0.1 unless told otherwise.
+///
+/// Examples:
+///   ghast serve --bot models/ghast-size4
+///   ghast serve --bot runs/small/bot --port 0 --searches 4
 #[derive(ClapArgs)]
 pub struct Args {
     /// The bot: a bundle folder (weights, sidecar and `bot.toml`), or a `.safetensors`
@@ -18,24 +27,62 @@ pub struct Args {
     /// Port to listen on; 0 picks a free one (the address is printed on standard output).
     #[arg(long, default_value_t = 8080)]
     port: u16,
-    /// Address to listen on. Anyone who can reach it can play and see the game.
+    /// Address to listen on. Anyone who can reach it can play.
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     bind: IpAddr,
-    /// Visits the bot searches per move in the first game (default: the bundle's; the page
-    /// can change it).
+    /// Visits the bot searches per move in a new client's first game (default: the bundle's;
+    /// the page can change it).
     #[arg(long)]
     visits: Option<u32>,
+    /// Searches that run at once, each with its own copy of the network [default: one per
+    /// core].
+    #[arg(long)]
+    searches: Option<usize>,
+    /// Seconds a request may take, a search included, before it is answered 408.
+    #[arg(long, default_value_t = 300)]
+    request_timeout: u64,
+    /// Connections open at once; more wait to be accepted.
+    #[arg(long, default_value_t = 256)]
+    max_connections: usize,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let loaded = serve::load_bot(&args.bot)
+    let searches = match args.searches {
+        Some(0) => return Err(InputError("--searches 0: expected at least 1".into()).into()),
+        Some(searches) => searches,
+        None => crate::commands::arena::default_threads(),
+    };
+    if !(1..=86_400).contains(&args.request_timeout) {
+        return Err(InputError(format!(
+            "--request-timeout {}: expected 1 to 86400 seconds",
+            args.request_timeout
+        ))
+        .into());
+    }
+    if args.max_connections == 0 {
+        return Err(InputError("--max-connections 0: expected at least 1".into()).into());
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // Each search evaluates one leaf at a time; libtorch's threads would only fight them.
+    nn::set_intra_op_threads((cores / searches).max(1));
+    let loaded = serve::load_bots(&args.bot, searches)
         .with_context(|| format!("loading the bot from {}", args.bot.display()))?;
     let visits = args.visits.unwrap_or(loaded.visits);
-    let app = serve::App::new(loaded.bot, loaded.options, visits);
-    serve::serve(app, SocketAddr::new(args.bind, args.port), |address| {
-        // The address goes to standard output, flushed, so scripts and tests can read it.
-        println!("ghast serve: listening on http://{address}/");
-        let _ = std::io::stdout().flush();
-    })?;
+    let app = serve::App::new(loaded.bots, loaded.options, visits);
+    let limits = serve::Limits {
+        request_timeout: Duration::from_secs(args.request_timeout),
+        max_connections: args.max_connections,
+        ..serve::Limits::default()
+    };
+    serve::serve(
+        app,
+        SocketAddr::new(args.bind, args.port),
+        limits,
+        |address| {
+            // The address goes to standard output, flushed, so scripts and tests can read it.
+            println!("ghast serve: listening on http://{address}/");
+            let _ = std::io::stdout().flush();
+        },
+    )?;
     Ok(())
 }

@@ -11,23 +11,32 @@
 //! | `POST /api/analyse`  | `{"visits": 200}` (optional)          | [`Analysis`]          |
 //! | `GET /api/record`    |                                       | moves, one per line   |
 //!
-//! Errors are `{"error": "..."}` with status 400 (bad input), 404 or 409 (the game is over).
+//! Errors are `{"error": "..."}` with status 400 (bad input), 404, 405 or 409 (the game is
+//! over, or changed while the bot was thinking).
+//!
+//! Each client has its own game, named by the session cookie (see [`crate::sessions`]); a
+//! request without a known cookie starts a new game and the reply carries the new cookie.
 
 use crate::analysis::Analysis;
 use crate::assets;
-use crate::bot::Bot;
+use crate::bot::BotPool;
 use crate::colour::Colour;
 use crate::session::Session;
+use crate::sessions::Sessions;
 use crate::view::State;
 use game::{Game, Side};
 use ghast::{Ghast, GhastOptions, RawOptions};
 use mcts::Evaluator;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use std::sync::{Mutex, PoisonError};
 
-/// Searches larger than this would keep the single-threaded server from answering for
-/// minutes.
+/// Searches larger than this would hold a bot for many minutes.
 const MAX_VISITS: u32 = 100_000;
+
+/// Games kept at once; the least recently used goes when a new client comes (about 1 MB each
+/// at worst, a full game on the largest board).
+pub const MAX_SESSIONS: usize = 256;
 
 /// An HTTP reply, independent of the server library.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,6 +46,8 @@ pub struct Reply {
     pub body: String,
     /// Served as an attachment with this file name.
     pub download: Option<String>,
+    /// A new session's id, for the client's cookie.
+    pub new_session: Option<String>,
 }
 
 impl Reply {
@@ -46,10 +57,11 @@ impl Reply {
             content_type: "application/json",
             body: serde_json::to_string(value).expect("views always serialise"),
             download: None,
+            new_session: None,
         }
     }
 
-    fn error(status: u16, message: impl Into<String>) -> Reply {
+    pub fn error(status: u16, message: impl Into<String>) -> Reply {
         Reply {
             status,
             ..Reply::json(&serde_json::json!({ "error": message.into() }))
@@ -62,6 +74,7 @@ impl Reply {
             content_type,
             body: body.into(),
             download: None,
+            new_session: None,
         }
     }
 }
@@ -88,48 +101,76 @@ struct Analyse {
     visits: Option<u32>,
 }
 
-/// The server's state: the bot, the options of the bot's game and the game being played.
+/// One request, independent of the server library.
+#[derive(Clone, Copy, Debug)]
+pub struct Request<'a> {
+    pub method: &'a str,
+    /// The path, which may carry a query string (ignored).
+    pub path: &'a str,
+    /// The id in the client's session cookie, if it sent one.
+    pub session: Option<&'a str>,
+    pub body: &'a str,
+}
+
+/// The server's state: the bots, the options of the bots' game and every client's game.
+/// Requests take `&self`, so the HTTP side answers many at once.
 pub struct App<E> {
-    bot: Bot<E>,
+    bots: BotPool<E>,
     /// The options the network was trained with; a new game may change only the size.
     options: GhastOptions,
-    session: Session,
+    /// Visits per move of a new client's first game.
+    visits: u32,
+    sessions: Mutex<Sessions>,
 }
 
 impl<E: Evaluator<Ghast>> App<E> {
-    /// A server whose first game, on `options`, has the human as Orange against `visits`
-    /// visits per move.
-    pub fn new(bot: Bot<E>, options: GhastOptions, visits: u32) -> Self {
-        let session = Session::new(&options, Side::First, visits.clamp(1, MAX_VISITS));
+    /// A server whose clients' first games, on `options`, have the human as Orange against
+    /// `visits` visits per move.
+    pub fn new(bots: BotPool<E>, options: GhastOptions, visits: u32) -> Self {
         App {
-            bot,
+            bots,
             options,
-            session,
+            visits: visits.clamp(1, MAX_VISITS),
+            sessions: Mutex::new(Sessions::new(MAX_SESSIONS)),
         }
     }
 
-    /// Answers one request. `path` may carry a query string, which is ignored.
-    pub fn handle(&mut self, method: &str, path: &str, body: &str) -> Reply {
-        let path = path.split('?').next().unwrap_or_default();
-        self.route(method, path, body).unwrap_or_else(|error| error)
+    /// Answers one request.
+    pub fn handle(&self, request: Request) -> Reply {
+        let path = request.path.split('?').next().unwrap_or_default();
+        match (request.method, path) {
+            ("GET", "/page.css") => return Reply::text("text/css; charset=utf-8", assets::CSS),
+            ("GET", "/page.js") => {
+                return Reply::text("text/javascript; charset=utf-8", assets::JS);
+            }
+            _ => {}
+        }
+        let (id, new) = self.sessions().find_or_start(request.session, || {
+            Session::new(&self.options, Side::First, self.visits)
+        });
+        let mut reply = self
+            .route(&id, request.method, path, request.body)
+            .unwrap_or_else(|error| error);
+        if new {
+            reply.new_session = Some(id);
+        }
+        reply
     }
 
     /// The reply, or the error reply as `Err` so that handlers can use `?`.
-    fn route(&mut self, method: &str, path: &str, body: &str) -> Result<Reply, Reply> {
+    fn route(&self, id: &str, method: &str, path: &str, body: &str) -> Result<Reply, Reply> {
         match (method, path) {
             ("GET", "/") => Ok(Reply::text("text/html; charset=utf-8", assets::PAGE)),
-            ("GET", "/page.css") => Ok(Reply::text("text/css; charset=utf-8", assets::CSS)),
-            ("GET", "/page.js") => Ok(Reply::text("text/javascript; charset=utf-8", assets::JS)),
-            ("GET", "/api/state") => Ok(self.state()),
-            ("GET", "/api/record") => Ok(self.record()),
-            ("POST", "/api/new") => self.new_game(parse(body)?),
-            ("POST", "/api/play") => self.play(parse(body)?),
-            ("POST", "/api/bot") => self.bot_move(),
-            ("POST", "/api/undo") => {
-                self.session.undo();
-                Ok(self.state())
-            }
-            ("POST", "/api/analyse") => self.analyse(parse(body)?),
+            ("GET", "/api/state") => self.read(id, |session, _| state(session)),
+            ("GET", "/api/record") => self.read(id, |session, _| Ok(record(session))),
+            ("POST", "/api/new") => self.new_game(id, parse(body)?),
+            ("POST", "/api/play") => self.play(id, parse(body)?),
+            ("POST", "/api/bot") => self.bot_move(id),
+            ("POST", "/api/undo") => self.change(id, |session, _| {
+                session.undo();
+                state(session)
+            }),
+            ("POST", "/api/analyse") => self.analyse(id, parse(body)?),
             (_, "/" | "/page.css" | "/page.js" | "/api/state" | "/api/record") => {
                 Err(Reply::error(405, format!("{path} answers GET only")))
             }
@@ -140,72 +181,130 @@ impl<E: Evaluator<Ghast>> App<E> {
         }
     }
 
-    fn state(&self) -> Reply {
-        Reply::json(&State::of(&self.session))
+    fn sessions(&self) -> std::sync::MutexGuard<'_, Sessions> {
+        self.sessions.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn record(&self) -> Reply {
-        Reply {
-            download: Some(format!(
-                "ghast-size{}.txt",
-                self.session.game().options().size()
-            )),
-            ..Reply::text("text/plain; charset=utf-8", self.session.record())
-        }
+    /// Reads the client's game, holding the table's lock only while `read` runs.
+    fn read<T>(
+        &self,
+        id: &str,
+        read: impl FnOnce(&Session, u64) -> Result<T, Reply>,
+    ) -> Result<T, Reply> {
+        self.sessions()
+            .read(id, read)
+            .unwrap_or_else(|| Err(forgotten()))
     }
 
-    fn new_game(&mut self, new: NewGame) -> Result<Reply, Reply> {
-        let visits = checked_visits(new.visits.unwrap_or(self.session.visits()))?;
-        if let Some(size) = new.size {
+    /// Changes the client's game, holding the table's lock only while `change` runs.
+    fn change<T>(
+        &self,
+        id: &str,
+        change: impl FnOnce(&mut Session, u64) -> Result<T, Reply>,
+    ) -> Result<T, Reply> {
+        self.sessions()
+            .change(id, change)
+            .unwrap_or_else(|| Err(forgotten()))
+    }
+
+    fn new_game(&self, id: &str, new: NewGame) -> Result<Reply, Reply> {
+        let visits = new.visits.map(checked_visits).transpose()?;
+        let options = match new.size {
             // The turn limit follows the board unless the bot's options fixed it.
-            let raw = RawOptions {
-                size,
-                ..self.options.raw().clone()
-            };
-            self.options = raw
+            Some(size) => Some(
+                RawOptions {
+                    size,
+                    ..self.options.raw().clone()
+                }
                 .validate()
+                .map_err(|error| Reply::error(400, error.to_string()))?,
+            ),
+            None => None,
+        };
+        self.change(id, |session, _| {
+            let options = options.unwrap_or_else(|| session.game().options().clone());
+            let human = new.human.map_or(session.human(), Side::from);
+            *session = Session::new(&options, human, visits.unwrap_or(session.visits()));
+            state(session)
+        })
+    }
+
+    fn play(&self, id: &str, play: Play) -> Result<Reply, Reply> {
+        self.change(id, |session, _| {
+            let action = session
+                .game()
+                .parse_move(play.text.trim())
                 .map_err(|error| Reply::error(400, error.to_string()))?;
-        }
-        let human = new.human.map_or(self.session.human(), Side::from);
-        self.session = Session::new(&self.options, human, visits);
-        Ok(self.state())
+            session.play(action);
+            state(session)
+        })
     }
 
-    fn play(&mut self, play: Play) -> Result<Reply, Reply> {
-        let action = self
-            .session
-            .game()
-            .parse_move(play.text.trim())
-            .map_err(|error| Reply::error(400, error.to_string()))?;
-        self.session.play(action);
-        Ok(self.state())
-    }
-
-    fn bot_move(&mut self) -> Result<Reply, Reply> {
-        let game = self.ongoing()?;
-        let (result, _) = self.bot.search(&game, self.session.visits());
+    /// Searches without holding any lock, then plays the move if the game is still where the
+    /// search started.
+    fn bot_move(&self, id: &str) -> Result<Reply, Reply> {
+        let (game, visits, revision) = self.read(id, |session, revision| {
+            Ok((ongoing(session)?, session.visits(), revision))
+        })?;
+        let (result, _) = self.bots.search(&game, visits);
         let geometry = game.options().geometry();
         let action = ghast::Action::from_index(result.action, geometry)
             .expect("the search plays actions of this game");
-        self.session.play(action);
-        Ok(self.state())
+        self.change(id, |session, now| {
+            unchanged(revision, now)?;
+            session.play(action);
+            state(session)
+        })
     }
 
-    fn analyse(&mut self, analyse: Analyse) -> Result<Reply, Reply> {
-        let game = self.ongoing()?;
-        let visits = checked_visits(analyse.visits.unwrap_or(self.session.visits()))?;
-        let (result, children) = self.bot.search(&game, visits);
+    fn analyse(&self, id: &str, analyse: Analyse) -> Result<Reply, Reply> {
+        let requested = analyse.visits.map(checked_visits).transpose()?;
+        let (game, visits) = self.read(id, |session, _| {
+            Ok((ongoing(session)?, requested.unwrap_or(session.visits())))
+        })?;
+        let (result, children) = self.bots.search(&game, visits);
         Ok(Reply::json(&Analysis::of(&game, &result, &children)))
     }
+}
 
-    /// The current position, if the game is not over (there is nothing to search then).
-    fn ongoing(&self) -> Result<Ghast, Reply> {
-        let game = self.session.game();
-        match game.outcome() {
-            Some(_) => Err(Reply::error(409, "the game is over")),
-            None => Ok(game.clone()),
-        }
+/// The session's game, if it is not over (there is nothing to search then).
+fn ongoing(session: &Session) -> Result<Ghast, Reply> {
+    let game = session.game();
+    match game.outcome() {
+        Some(_) => Err(Reply::error(409, "the game is over")),
+        None => Ok(game.clone()),
     }
+}
+
+/// Refuses to play a searched move into a game that changed while the search ran (a move,
+/// an undo or a new game from another tab of the same browser).
+fn unchanged(searched_at: u64, revision: u64) -> Result<(), Reply> {
+    if revision == searched_at {
+        Ok(())
+    } else {
+        Err(Reply::error(
+            409,
+            "the game changed while the bot was thinking; ask again",
+        ))
+    }
+}
+
+fn forgotten() -> Reply {
+    Reply::error(
+        409,
+        "this game was forgotten to make room for newer ones; start a new game",
+    )
+}
+
+fn record(session: &Session) -> Reply {
+    Reply {
+        download: Some(format!("ghast-size{}.txt", session.game().options().size())),
+        ..Reply::text("text/plain; charset=utf-8", session.record())
+    }
+}
+
+fn state(session: &Session) -> Result<Reply, Reply> {
+    Ok(Reply::json(&State::of(session)))
 }
 
 fn checked_visits(visits: u32) -> Result<u32, Reply> {

@@ -1,67 +1,213 @@
-//! The HTTP side: one thread answering requests in turn through [`App::handle`].
+//! The HTTP side: hyper connections on tokio, every request answered by [`App::handle`] on
+//! the blocking pool, so a long search holds one bot and one thread and nothing else.
 //!
-//! One game and one search at a time need no concurrency; while the bot thinks, the next
-//! request simply waits.
+//! Limits, so that no client can stall the others or exhaust the server: request heads must
+//! arrive within [`Limits::header_timeout`] (a client that connects and sends nothing is cut
+//! off), bodies within [`Limits::body_timeout`] and [`MAX_BODY`] bytes, whole requests
+//! within [`Limits::request_timeout`], and at most [`Limits::max_connections`] connections
+//! are open at once (the next waits to be accepted). Malformed HTTP is answered 400 by hyper,
+//! oversized bodies 413, slow ones 408, and the server goes on.
 
-use crate::api::{App, Reply};
+use crate::api::{App, Reply, Request};
+use crate::sessions::COOKIE;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
 use ghast::Ghast;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use mcts::Evaluator;
-use std::io::Read;
 use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
 use thiserror::Error;
-use tiny_http::{Header, Request, Response, Server};
+use tokio::sync::Semaphore;
+use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 
-/// Request bodies are a few small JSON fields; anything longer is cut off (and then fails to
-/// parse) rather than buffered.
-const MAX_BODY: u64 = 64 * 1024;
+/// Request bodies are a few small JSON fields; a larger one is refused with 413.
+pub const MAX_BODY: usize = 64 * 1024;
+
+/// How long and how many: see the module documentation.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub header_timeout: Duration,
+    pub body_timeout: Duration,
+    /// Longer than the longest search a client may ask for on this machine.
+    pub request_timeout: Duration,
+    pub max_connections: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(300),
+            max_connections: 256,
+        }
+    }
+}
 
 #[derive(Debug, Error)]
 pub enum ServeError {
     #[error("cannot listen on {address}: {source}")]
     Bind {
         address: SocketAddr,
-        source: Box<dyn std::error::Error + Send + Sync>,
+        source: std::io::Error,
     },
+    #[error("cannot start the server's threads: {0}")]
+    Runtime(std::io::Error),
 }
 
 /// Serves `app` on `address` until the process ends. `ready` is called with the address
-/// actually bound (port 0 picks a free port) before the first request is read.
-pub fn serve<E: Evaluator<Ghast>>(
-    mut app: App<E>,
+/// actually bound (port 0 picks a free port) before the first connection is accepted.
+pub fn serve<E>(
+    app: App<E>,
     address: SocketAddr,
+    limits: Limits,
     ready: impl FnOnce(SocketAddr),
-) -> Result<(), ServeError> {
-    let server = Server::http(address).map_err(|source| ServeError::Bind { address, source })?;
-    let bound = server.server_addr().to_ip().unwrap_or(address);
-    ready(bound);
-    for mut request in server.incoming_requests() {
-        let mut body = String::new();
-        let reply = match request.as_reader().take(MAX_BODY).read_to_string(&mut body) {
-            Ok(_) => app.handle(request.method().as_str(), request.url(), &body),
-            Err(error) => Reply {
-                status: 400,
-                content_type: "text/plain; charset=utf-8",
-                body: format!("unreadable request body: {error}"),
-                download: None,
-            },
-        };
-        respond(request, reply);
-    }
-    Ok(())
+) -> Result<(), ServeError>
+where
+    E: Evaluator<Ghast> + Send + 'static,
+{
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(ServeError::Runtime)?;
+    runtime.block_on(async move {
+        let bind = |source| ServeError::Bind { address, source };
+        let listener = tokio::net::TcpListener::bind(address).await.map_err(bind)?;
+        ready(listener.local_addr().map_err(bind)?);
+        let router = router(Arc::new(app), limits);
+        let connections = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+        loop {
+            let permit = Arc::clone(&connections)
+                .acquire_owned()
+                .await
+                .expect("the semaphore is never closed");
+            let stream = match listener.accept().await {
+                Ok((stream, _)) => stream,
+                // Out of file descriptors, or a connection reset before it was accepted: the
+                // listener itself is fine, so go on after a breath.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            };
+            let service = TowerToHyperService::new(router.clone());
+            tokio::spawn(async move {
+                let _permit = permit;
+                let connection = hyper::server::conn::http1::Builder::new()
+                    .timer(TokioTimer::new())
+                    .header_read_timeout(limits.header_timeout)
+                    .serve_connection(TokioIo::new(stream), service);
+                // A client that hangs up or times out ends only its own connection.
+                let _ = connection.await;
+            });
+        }
+    })
 }
 
-fn respond(request: Request, reply: Reply) {
-    let header = |name: &str, value: &str| {
-        Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("headers are ASCII")
+fn router<E>(app: Arc<App<E>>, limits: Limits) -> Router
+where
+    E: Evaluator<Ghast> + Send + 'static,
+{
+    Router::new()
+        .fallback(
+            move |method: Method, uri: Uri, headers: HeaderMap, body: Bytes| {
+                answer(Arc::clone(&app), method, uri, headers, body)
+            },
+        )
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(RequestBodyTimeoutLayer::new(limits.body_timeout))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            limits.request_timeout,
+        ))
+}
+
+async fn answer<E>(
+    app: Arc<App<E>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response
+where
+    E: Evaluator<Ghast> + Send + 'static,
+{
+    let reply = tokio::task::spawn_blocking(move || {
+        let body = match std::str::from_utf8(&body) {
+            Ok(body) => body,
+            Err(_) => return Reply::error(400, "the request body is not UTF-8"),
+        };
+        let path = uri.path_and_query().map_or("/", |p| p.as_str());
+        app.handle(Request {
+            method: method.as_str(),
+            path,
+            session: session_cookie(&headers),
+            body,
+        })
+    })
+    .await
+    .unwrap_or_else(|_| Reply::error(500, "the request failed inside the server"));
+    response(reply)
+}
+
+/// The session id from the `Cookie` header(s), if any.
+fn session_cookie(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(';'))
+        .find_map(|pair| pair.trim().strip_prefix(COOKIE)?.strip_prefix('='))
+}
+
+fn response(reply: Reply) -> Response {
+    let status = StatusCode::from_u16(reply.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let mut response = (status, reply.body).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(reply.content_type),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    let mut set = |name, value: String| {
+        if let Ok(value) = HeaderValue::from_str(&value) {
+            headers.insert(name, value);
+        }
     };
-    let mut response = Response::from_string(reply.body)
-        .with_status_code(reply.status)
-        .with_header(header("Content-Type", reply.content_type))
-        .with_header(header("Cache-Control", "no-store"));
     if let Some(name) = reply.download {
-        let disposition = format!("attachment; filename=\"{name}\"");
-        response.add_header(header("Content-Disposition", &disposition));
+        set(
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{name}\""),
+        );
     }
-    // A client that went away is no reason to stop serving the others.
-    let _ = request.respond(response);
+    if let Some(id) = reply.new_session {
+        set(
+            header::SET_COOKIE,
+            format!("{COOKIE}={id}; Path=/; HttpOnly; SameSite=Strict"),
+        );
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_session_cookie_is_found_among_others() {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::COOKIE,
+            HeaderValue::from_static("theme=dark; ghast_session=abc123; x=1"),
+        );
+        assert_eq!(session_cookie(&headers), Some("abc123"));
+        headers.insert(header::COOKIE, HeaderValue::from_static("ghast_sessionx=1"));
+        assert_eq!(session_cookie(&headers), None);
+    }
 }

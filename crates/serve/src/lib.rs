@@ -1,6 +1,7 @@
 //! `ghast serve`: a web page to play Ghast against a bot and to analyse positions.
 //!
-//! The server keeps one game ([`Session`]) and answers a small JSON API ([`App::handle`]);
+//! The server keeps one game per browser (a session cookie names it) and answers a small JSON
+//! API ([`App::handle`]) for many clients at once, with a pool of bots searching in parallel;
 //! the page (`src/page/`) is embedded in the binary, so serving needs no files besides the
 //! bot's weights. [`App`] is generic over the search's evaluator: the command plugs in the
 //! network of a `play::Bundle`, tests plug in `mcts::UniformEvaluator` and need no checkpoint.
@@ -13,9 +14,11 @@ mod bundle;
 mod colour;
 mod http;
 mod session;
+mod sessions;
 mod view;
 
-pub use api::{App, Reply};
-pub use bot::Bot;
-pub use bundle::{LoadedBot, load_bot};
-pub use http::{ServeError, serve};
+pub use api::{App, MAX_SESSIONS, Reply, Request};
+pub use bot::{Bot, BotPool};
+pub use bundle::{LoadedBots, load_bots};
+pub use http::{Limits, MAX_BODY, ServeError, serve};
+pub use sessions::COOKIE;

@@ -1,37 +1,80 @@
 //! The JSON API through `App::handle`, with a uniform evaluator instead of a network.
 
-use ghast::RawOptions;
-use mcts::{SearchConfig, UniformEvaluator};
+use ghast::{Ghast, RawOptions};
+use mcts::{Evaluation, Evaluator, SearchConfig, UniformEvaluator};
 use serde_json::Value;
-use serve::{App, Bot, Reply};
+use serve::{App, Bot, BotPool, Reply, Request};
+use std::sync::{Arc, Condvar, Mutex};
 
 fn app() -> App<UniformEvaluator> {
+    app_with(UniformEvaluator)
+}
+
+fn app_with<E: Evaluator<Ghast>>(evaluator: E) -> App<E> {
     let options = RawOptions {
         size: 3,
         win_margin: 3,
         ..RawOptions::default()
     };
-    let bot = Bot::new(UniformEvaluator, SearchConfig::play());
-    App::new(bot, options.validate().unwrap(), 8)
+    let bots = BotPool::new(vec![Bot::new(evaluator, SearchConfig::play())]);
+    App::new(bots, options.validate().unwrap(), 8)
 }
 
-fn call(app: &mut App<UniformEvaluator>, method: &str, path: &str, body: &str) -> (u16, Value) {
-    let Reply { status, body, .. } = app.handle(method, path, body);
-    (
-        status,
-        serde_json::from_str(&body).expect("the API answers JSON"),
-    )
+/// A client that keeps its session cookie, as a browser does.
+#[derive(Default)]
+struct Browser {
+    session: Option<String>,
 }
 
-fn error(app: &mut App<UniformEvaluator>, path: &str, body: &str) -> (u16, String) {
-    let (status, reply) = call(app, "POST", path, body);
-    (
-        status,
-        reply["error"]
-            .as_str()
-            .expect("an error message")
-            .to_string(),
-    )
+impl Browser {
+    fn send<E: Evaluator<Ghast>>(
+        &mut self,
+        app: &App<E>,
+        method: &str,
+        path: &str,
+        body: &str,
+    ) -> Reply {
+        let reply = app.handle(Request {
+            method,
+            path,
+            session: self.session.as_deref(),
+            body,
+        });
+        if let Some(id) = &reply.new_session {
+            self.session = Some(id.clone());
+        }
+        reply
+    }
+
+    fn call<E: Evaluator<Ghast>>(
+        &mut self,
+        app: &App<E>,
+        method: &str,
+        path: &str,
+        body: &str,
+    ) -> (u16, Value) {
+        let Reply { status, body, .. } = self.send(app, method, path, body);
+        (
+            status,
+            serde_json::from_str(&body).expect("the API answers JSON"),
+        )
+    }
+
+    fn error<E: Evaluator<Ghast>>(
+        &mut self,
+        app: &App<E>,
+        path: &str,
+        body: &str,
+    ) -> (u16, String) {
+        let (status, reply) = self.call(app, "POST", path, body);
+        (
+            status,
+            reply["error"]
+                .as_str()
+                .expect("an error message")
+                .to_string(),
+        )
+    }
 }
 
 fn cell<'a>(state: &'a Value, name: &str) -> &'a Value {
@@ -45,7 +88,7 @@ fn cell<'a>(state: &'a Value, name: &str) -> &'a Value {
 
 #[test]
 fn start_state_opens_only_the_edge() {
-    let (status, state) = call(&mut app(), "GET", "/api/state", "");
+    let (status, state) = Browser::default().call(&app(), "GET", "/api/state", "");
     assert_eq!(status, 200);
     assert_eq!(state["position"], "3/4/5/4/3 o 1");
     assert_eq!(state["cells"].as_array().unwrap().len(), 19);
@@ -57,8 +100,9 @@ fn start_state_opens_only_the_edge() {
 
 #[test]
 fn a_move_and_the_bots_reply_show_on_the_board() {
-    let mut app = app();
-    let (status, state) = call(&mut app, "POST", "/api/play", r#"{"move": "C1:3"}"#);
+    let app = app();
+    let mut browser = Browser::default();
+    let (status, state) = browser.call(&app, "POST", "/api/play", r#"{"move": "C1:3"}"#);
     assert_eq!(status, 200);
     assert_eq!(
         cell(&state, "c1")["tile"],
@@ -67,25 +111,26 @@ fn a_move_and_the_bots_reply_show_on_the_board() {
     assert_eq!(state["last"]["move"], "c1:3");
     assert_eq!(state["last"]["placed"], "c1");
     assert_eq!(state["bot_to_move"], true);
-    let (status, state) = call(&mut app, "POST", "/api/bot", "");
+    let (status, state) = browser.call(&app, "POST", "/api/bot", "");
     assert_eq!(status, 200);
     assert_eq!(state["moves"].as_array().unwrap().len(), 2);
     assert_eq!(state["last"]["by"], "blue");
     assert_eq!(state["to_move"], "orange");
 
-    let record = app.handle("GET", "/api/record", "");
+    let record = browser.send(&app, "GET", "/api/record", "");
     assert_eq!(record.body.lines().count(), 2);
     assert_eq!(record.body.lines().next(), Some("c1:3"));
     assert!(record.download.is_some());
 
-    let (_, state) = call(&mut app, "POST", "/api/undo", "");
+    let (_, state) = browser.call(&app, "POST", "/api/undo", "");
     assert_eq!(state["moves"].as_array().unwrap().len(), 0);
     assert_eq!(state["position"], "3/4/5/4/3 o 1");
 }
 
 #[test]
 fn malformed_or_illegal_moves_are_refused_with_the_reason() {
-    let mut app = app();
+    let app = app();
+    let mut browser = Browser::default();
     let cases = [
         (
             r#"{"move": "z9:1"}"#,
@@ -106,18 +151,18 @@ fn malformed_or_illegal_moves_are_refused_with_the_reason() {
     ];
     for (body, message) in cases {
         assert_eq!(
-            error(&mut app, "/api/play", body),
+            browser.error(&app, "/api/play", body),
             (400, message.to_string()),
             "{body}"
         );
     }
-    let (status, message) = error(&mut app, "/api/play", "{not json");
+    let (status, message) = browser.error(&app, "/api/play", "{not json");
     assert_eq!(status, 400);
     assert!(message.starts_with("bad request body:"), "{message}");
-    let (status, message) = error(&mut app, "/api/play", r#"{"mvoe": "c1:0"}"#);
+    let (status, message) = browser.error(&app, "/api/play", r#"{"mvoe": "c1:0"}"#);
     assert_eq!(status, 400);
     assert!(message.contains("unknown field `mvoe`"), "{message}");
-    let (_, state) = call(&mut app, "GET", "/api/state", "");
+    let (_, state) = browser.call(&app, "GET", "/api/state", "");
     assert!(
         state["moves"].as_array().unwrap().is_empty(),
         "nothing was played"
@@ -126,18 +171,22 @@ fn malformed_or_illegal_moves_are_refused_with_the_reason() {
 
 #[test]
 fn new_game_checks_its_settings() {
-    let mut app = app();
+    let app = app();
+    let mut browser = Browser::default();
     assert_eq!(
-        error(&mut app, "/api/new", r#"{"visits": 0}"#),
+        browser.error(&app, "/api/new", r#"{"visits": 0}"#),
         (400, "visits must be 1..=100000, got 0".to_string())
     );
     assert_eq!(
-        error(&mut app, "/api/new", r#"{"size": 9}"#),
+        browser.error(&app, "/api/new", r#"{"size": 9}"#),
         (400, "size must be 2..=7, got 9".to_string())
     );
-    assert_eq!(error(&mut app, "/api/new", r#"{"human": "green"}"#).0, 400);
-    let (status, state) = call(
-        &mut app,
+    assert_eq!(
+        browser.error(&app, "/api/new", r#"{"human": "green"}"#).0,
+        400
+    );
+    let (status, state) = browser.call(
+        &app,
         "POST",
         "/api/new",
         r#"{"human": "blue", "visits": 4, "size": 4}"#,
@@ -151,8 +200,9 @@ fn new_game_checks_its_settings() {
 
 #[test]
 fn analysis_spreads_the_policy_over_the_open_hexes() {
-    let mut app = app();
-    let (status, analysis) = call(&mut app, "POST", "/api/analyse", r#"{"visits": 16}"#);
+    let app = app();
+    let mut browser = Browser::default();
+    let (status, analysis) = browser.call(&app, "POST", "/api/analyse", r#"{"visits": 16}"#);
     assert_eq!(status, 200);
     let hexes = analysis["hexes"].as_array().unwrap();
     assert_eq!(hexes.len(), 12, "the 12 edge hexes of a size-3 board");
@@ -170,29 +220,146 @@ fn analysis_spreads_the_policy_over_the_open_hexes() {
 
 #[test]
 fn a_finished_game_has_no_bot_move_and_unknown_pages_are_404() {
-    let mut app = app();
-    call(&mut app, "POST", "/api/play", r#"{"move": "pass"}"#);
-    let (_, state) = call(&mut app, "POST", "/api/play", r#"{"move": "pass"}"#);
+    let app = app();
+    let mut browser = Browser::default();
+    browser.call(&app, "POST", "/api/play", r#"{"move": "pass"}"#);
+    let (_, state) = browser.call(&app, "POST", "/api/play", r#"{"move": "pass"}"#);
     assert_eq!(state["result"]["text"], "draw passes");
     assert_eq!(
-        error(&mut app, "/api/bot", ""),
+        browser.error(&app, "/api/bot", ""),
         (409, "the game is over".to_string())
     );
-    assert_eq!(call(&mut app, "GET", "/api/nothing", "").0, 404);
-    assert_eq!(call(&mut app, "GET", "/api/play", "").0, 405);
+    assert_eq!(browser.call(&app, "GET", "/api/nothing", "").0, 404);
+    assert_eq!(browser.call(&app, "GET", "/api/play", "").0, 405);
 }
 
 #[test]
 fn the_page_and_its_assets_are_served() {
-    let mut app = app();
+    let app = app();
+    let mut browser = Browser::default();
     for (path, kind) in [
         ("/", "text/html"),
         ("/page.js", "text/javascript"),
         ("/page.css", "text/css"),
     ] {
-        let reply = app.handle("GET", path, "");
+        let reply = browser.send(&app, "GET", path, "");
         assert_eq!(reply.status, 200, "{path}");
         assert!(reply.content_type.starts_with(kind), "{path}");
         assert!(!reply.body.is_empty());
     }
+}
+
+#[test]
+fn each_browser_has_its_own_game() {
+    let app = app();
+    let (mut alice, mut bob) = (Browser::default(), Browser::default());
+    let (status, _) = alice.call(&app, "POST", "/api/play", r#"{"move": "c1:3"}"#);
+    assert_eq!(status, 200);
+    let (_, state) = bob.call(&app, "GET", "/api/state", "");
+    assert!(
+        state["moves"].as_array().unwrap().is_empty(),
+        "Bob's game is new"
+    );
+    assert_ne!(alice.session, bob.session);
+    let (_, state) = alice.call(&app, "GET", "/api/state", "");
+    assert_eq!(state["moves"], serde_json::json!(["c1:3"]));
+    let forged = Request {
+        method: "GET",
+        path: "/api/state",
+        session: Some("0123456789abcdef0123456789abcdef"),
+        body: "",
+    };
+    let reply = app.handle(forged);
+    assert!(reply.new_session.is_some(), "an unknown id gets a new game");
+    assert!(reply.body.contains(r#""moves":[]"#), "{}", reply.body);
+}
+
+/// A latch the test opens: evaluations wait until then.
+#[derive(Clone, Default)]
+struct Gate(Arc<(Mutex<GateState>, Condvar)>);
+
+#[derive(Default)]
+struct GateState {
+    open: bool,
+    waiting: bool,
+}
+
+impl Gate {
+    fn open(&self) {
+        let (state, changed) = &*self.0;
+        state.lock().unwrap().open = true;
+        changed.notify_all();
+    }
+
+    /// Returns once a search is waiting at the gate.
+    fn wait_for_a_search(&self) {
+        let (state, changed) = &*self.0;
+        let _guard = changed
+            .wait_while(state.lock().unwrap(), |s| !s.waiting)
+            .unwrap();
+    }
+}
+
+impl Evaluator<Ghast> for Gate {
+    fn evaluate(&mut self, positions: &[&Ghast], out: &mut [Evaluation]) {
+        let (state, changed) = &*self.0;
+        let mut guard = state.lock().unwrap();
+        guard.waiting = true;
+        changed.notify_all();
+        drop(changed.wait_while(guard, |s| !s.open).unwrap());
+        UniformEvaluator.evaluate(positions, out);
+    }
+}
+
+#[test]
+fn a_search_in_progress_blocks_no_other_request() {
+    let gate = Gate::default();
+    let app = app_with(gate.clone());
+    let mut alice = Browser::default();
+    alice.call(&app, "GET", "/api/state", "");
+    std::thread::scope(|scope| {
+        let mut thinking = Browser {
+            session: alice.session.clone(),
+        };
+        let app = &app;
+        let search =
+            scope.spawn(move || thinking.call(app, "POST", "/api/analyse", r#"{"visits": 64}"#));
+        gate.wait_for_a_search();
+        // The search holds the only bot and waits at the gate: the same browser's and
+        // another browser's reads are answered all the same.
+        assert_eq!(alice.call(app, "GET", "/api/state", "").0, 200);
+        assert_eq!(Browser::default().call(app, "GET", "/api/state", "").0, 200);
+        assert!(!search.is_finished());
+        gate.open();
+        assert_eq!(search.join().unwrap().0, 200);
+    });
+}
+
+#[test]
+fn a_bot_move_into_a_game_that_changed_meanwhile_is_refused() {
+    let gate = Gate::default();
+    let app = app_with(gate.clone());
+    let mut alice = Browser::default();
+    alice.call(&app, "POST", "/api/play", r#"{"move": "c1:3"}"#);
+    std::thread::scope(|scope| {
+        let mut other_tab = Browser {
+            session: alice.session.clone(),
+        };
+        let app = &app;
+        let bot = scope.spawn(move || other_tab.error(app, "/api/bot", ""));
+        gate.wait_for_a_search();
+        alice.call(app, "POST", "/api/undo", "");
+        gate.open();
+        let (status, message) = bot.join().unwrap();
+        assert_eq!(status, 409);
+        assert!(
+            message.contains("changed while the bot was thinking"),
+            "{message}"
+        );
+    });
+    let (_, state) = alice.call(&app, "GET", "/api/state", "");
+    assert!(
+        state["moves"].as_array().unwrap().is_empty(),
+        "the undo stands"
+    );
 }

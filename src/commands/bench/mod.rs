@@ -3,6 +3,7 @@ mod nn;
 mod rules;
 mod search;
 mod selfplay;
+mod serve;
 
 use clap::Subcommand;
 use std::time::Duration;
@@ -22,6 +23,11 @@ pub enum Bench {
     ///
     /// Example: ghast bench learning --config configs/small.toml --minutes 30
     Learning(learning::Args),
+    /// A load test of `ghast serve` on loopback: many clients playing whole games at once
+    /// beside a long analysis, idle and malformed connections; latency per request.
+    ///
+    /// Example: ghast bench serve --bot models/ghast-size4 --clients 16
+    Serve(serve::Args),
 }
 
 pub fn run(bench: Bench) -> anyhow::Result<()> {
@@ -31,6 +37,7 @@ pub fn run(bench: Bench) -> anyhow::Result<()> {
         Bench::Nn(args) => nn::run(args),
         Bench::Selfplay(args) => selfplay::run(args),
         Bench::Learning(args) => learning::run(args),
+        Bench::Serve(args) => serve::run(args),
     }
 }
 
