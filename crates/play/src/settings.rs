@@ -46,7 +46,7 @@ impl BotSettings {
     }
 
     /// Parses and checks `text`, read from `path` (named in errors).
-    pub(crate) fn parse(text: &str, path: &Path) -> Result<Self, PlayError> {
+    pub fn parse(text: &str, path: &Path) -> Result<Self, PlayError> {
         let malformed = |detail: String| PlayError::Settings {
             path: path.to_owned(),
             detail,

@@ -1,0 +1,12 @@
+#![no_main]
+//! A bundle's `bot.toml`, which users edit by hand: any text is settings or an error naming
+//! the line, never a panic.
+
+use libfuzzer_sys::fuzz_target;
+use std::path::Path;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        let _ = play::BotSettings::parse(text, Path::new("bot.toml"));
+    }
+});

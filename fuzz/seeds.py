@@ -1,0 +1,52 @@
+"""Writes the seed corpus of each fuzz target from files of the repository: ROOT CORPUS."""
+
+import pathlib
+import struct
+import sys
+
+root, corpus = map(pathlib.Path, sys.argv[1:3])
+
+
+def seed(target, name, data):
+    folder = corpus / target
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_bytes(data if isinstance(data, bytes) else data.encode())
+
+
+# moves: a size byte (size - 2), the start position, then the moves of a vector game.
+game = None
+for line in (root / "crates/ghast/tests/data/replay-vectors.txt").read_text().splitlines():
+    if line.startswith("game "):
+        words = line.split()
+        size = int(words[words.index("--size") + 1])
+        game = {"size": size, "lines": []}
+        number = words[1]
+    elif game is not None and line and not line.startswith("#"):
+        if line.startswith("result") or len(game["lines"]) == 40:
+            text = "\n".join(game["lines"])
+            seed("moves", f"game-{number}", bytes([game["size"] - 2]) + text.encode())
+            game = None
+        else:
+            # The start position whole, then only the move of each "move position" line.
+            game["lines"].append(line.split()[0] if game["lines"] else line)
+
+for config in (root / "configs").glob("*.toml"):
+    seed("run_config", config.name, config.read_bytes())
+
+bot = root / "models/ghast-size4"
+seed("bot_settings", "bot.toml", (bot / "bot.toml").read_bytes())
+sidecar = (bot / "model.json").read_bytes()
+seed("checkpoint", "ghast-size4",
+     struct.pack("<I", len(sidecar)) + sidecar + (bot / "model.safetensors").read_bytes())
+
+for shard in sorted((root / "fuzz/seed-run/shards").glob("shard-*.bin"))[:3]:
+    seed("shard", shard.name, shard.read_bytes())
+
+seed("gtp", "game", "boardsize 4\nkomi 0.5\nplay b d4:2\ngenmove w\nshowboard\n"
+     "ghast-position\nundo\nghast-analyze 8\nfinal_score\nlist_commands\nquit\n")
+seed("gtp", "position", "ghast-set_position 4/5/6/7/6/5/4 o 1\nghast-set_visits 4\ngenmove b\n")
+
+seed("http", "state", "GET\n/api/state\n\n")
+seed("http", "play", 'POST\n/api/play\n\n{"move": "a4:1"}')
+seed("http", "new", 'POST\n/api/new?x=1\n\n{"human": "blue", "visits": 4, "size": 3}')
+seed("http", "analyse", 'POST\n/api/analyse\n\n{"visits": 8}')
