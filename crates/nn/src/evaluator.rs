@@ -7,6 +7,7 @@ use game::Planes;
 use mcts::{Evaluation, Evaluator};
 use std::collections::HashSet;
 use std::marker::PhantomData;
+use std::time::{Duration, Instant};
 use tch::{Device, Kind};
 
 /// Sets the size of libtorch's intra-op thread pool, process-wide. On CPU each search thread
@@ -59,6 +60,9 @@ pub struct NetEvaluator<G> {
     policy: Vec<f32>,
     wdl: Vec<f32>,
     lead: Vec<f32>,
+    /// Time spent in the network: inputs to the device, the forward pass, the softmax and
+    /// the copies back (not the encoding of planes, which is the caller's game code).
+    network_time: Duration,
     game: PhantomData<fn(&G)>,
 }
 
@@ -101,6 +105,7 @@ impl<G: Planes> NetEvaluator<G> {
             policy: Vec::new(),
             wdl: Vec::new(),
             lead: Vec::new(),
+            network_time: Duration::ZERO,
             game: PhantomData,
         };
         evaluator.warm_up(&start);
@@ -109,6 +114,12 @@ impl<G: Planes> NetEvaluator<G> {
 
     pub fn network(&self) -> &Network {
         &self.network
+    }
+
+    /// Time spent in the network since the evaluator was made (see the field's doc): against
+    /// the wall time of a self-play loop, the share of it the network is busy.
+    pub fn network_time(&self) -> Duration {
+        self.network_time
     }
 
     /// The padded batch sizes, ascending.
@@ -137,6 +148,7 @@ impl<G: Planes> NetEvaluator<G> {
     /// Evaluates positions of one grid in one forward pass of `rows` rows.
     fn run(&mut self, positions: &[&G], rows: usize, out: &mut [Evaluation]) {
         self.host.encode(positions, rows);
+        let started = Instant::now();
         let inputs = self.host.inputs(self.device, self.kind);
         let output = tch::no_grad(|| self.network.forward_t(&inputs, false));
         let n = positions.len() as i64;
@@ -149,6 +161,7 @@ impl<G: Planes> NetEvaluator<G> {
         copy_to_host(&policy, &mut self.policy);
         copy_to_host(&wdl, &mut self.wdl);
         copy_to_host(&lead, &mut self.lead);
+        self.network_time += started.elapsed();
 
         let num_actions = self.policy.len() / positions.len();
         let rows = self

@@ -20,19 +20,24 @@ pub struct SelfplayBench {
     pub selfplay_evals_per_sec: f64,
     pub forward_evals_per_sec: f64,
     pub loop_efficiency: f64,
+    /// The share of self-play wall time spent in the network itself (inputs in, forward,
+    /// softmax, outputs out), measured inside the evaluator: the loop's efficiency without the
+    /// assumption that a self-play batch costs what a full bare batch does.
+    pub network_time_fraction: f64,
     pub games_finished: usize,
     /// Peak resident memory of the process (VmHWM), in MiB; `None` where /proc is missing.
     pub peak_memory_mib: Option<f64>,
 }
 
-/// Runs one self-play worker with `games_in_flight` games on a fresh `size` net on the CPU
-/// for `budget`, then the same net's bare forward passes at that batch size.
+/// Runs one self-play worker of `selfplay` on a fresh `size` net on the CPU for `budget`, then
+/// the same net's bare forward passes at its batch size (its games in flight).
 pub fn selfplay<G: Planes>(
     options: &G::Options,
     size: NetSize,
-    games_in_flight: usize,
+    selfplay: SelfplayConfig,
     budget: Duration,
 ) -> anyhow::Result<SelfplayBench> {
+    let games_in_flight = selfplay.games_in_flight;
     let start = G::new(options);
     let config = NetConfig::sized(size, start.plane_shape().channels, start.policy_layout());
     tch::manual_seed(0);
@@ -42,22 +47,21 @@ pub fn selfplay<G: Planes>(
     };
     let mut evaluator =
         NetEvaluator::<G>::new(Network::new(config.clone(), Device::Cpu), options, settings)?;
-    let selfplay = SelfplayConfig {
-        games_in_flight,
-        ..SelfplayConfig::default()
-    };
     let mut worker = Worker::<G>::new(options.clone(), selfplay, 0);
     let mut finished = Vec::new();
     for _ in 0..3 {
         worker.step(&mut evaluator, &mut finished);
     }
     let (mut evaluations, mut steps) = (0usize, 0usize);
+    let network_before = evaluator.network_time();
     let started = Instant::now();
     while started.elapsed() < budget {
         evaluations += worker.step(&mut evaluator, &mut finished).evaluations;
         steps += 1;
     }
-    let selfplay_evals_per_sec = evaluations as f64 / started.elapsed().as_secs_f64();
+    let elapsed = started.elapsed().as_secs_f64();
+    let selfplay_evals_per_sec = evaluations as f64 / elapsed;
+    let network_time_fraction = (evaluator.network_time() - network_before).as_secs_f64() / elapsed;
     let forward = nn::bench::bench_forward(
         &config,
         start.plane_shape(),
@@ -73,6 +77,7 @@ pub fn selfplay<G: Planes>(
         selfplay_evals_per_sec,
         forward_evals_per_sec,
         loop_efficiency: selfplay_evals_per_sec / forward_evals_per_sec,
+        network_time_fraction,
         games_finished: finished.len(),
         peak_memory_mib: peak_memory_mib(),
     })

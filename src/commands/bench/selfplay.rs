@@ -1,9 +1,12 @@
+use crate::commands::train::read_config;
 use clap::Args as ClapArgs;
 use ghast::{Ghast, RawOptions};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Self-play evaluations per second against bare forward passes of the same net at the same
-/// batch size, measured in one run; their ratio is the loop's efficiency.
+/// batch size, measured in one run; their ratio is the loop's efficiency. The loop runs the
+/// `[selfplay]` table of a run configuration (search, visits, cache, games in flight).
 #[derive(ClapArgs)]
 pub struct Args {
     /// Print one JSON object instead of a sentence.
@@ -12,37 +15,54 @@ pub struct Args {
     /// Seconds for each of the two measurements.
     #[arg(long, default_value = "10", value_parser = super::seconds)]
     seconds: Duration,
-    /// Board size.
-    #[arg(long, default_value_t = 6)]
-    size: i64,
-    /// Network: tiny, small, standard or BLOCKSxCHANNELS (e.g. 4x32).
-    #[arg(long, default_value = "small")]
-    net: nn::NetSize,
-    /// Games in flight, and so the batch size.
-    #[arg(long, default_value_t = 64)]
-    games_in_flight: usize,
+    /// The run configuration whose self-play, board and network are measured.
+    #[arg(long, default_value = "configs/small.toml")]
+    config: PathBuf,
+    /// Board size, instead of the config's.
+    #[arg(long)]
+    size: Option<i64>,
+    /// Network, instead of the config's: tiny, small, standard or BLOCKSxCHANNELS (e.g. 4x32).
+    #[arg(long)]
+    net: Option<nn::NetSize>,
+    /// Games in flight, and so the batch size, instead of the config's.
+    #[arg(long)]
+    games_in_flight: Option<usize>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    let (config, _) = read_config(&args.config)?;
     let options = RawOptions {
-        size: args.size,
-        ..RawOptions::default()
+        size: args.size.unwrap_or(i64::from(config.game.size())),
+        ..config.game.raw().clone()
     }
     .validate()
     .map_err(|error| crate::InputError(format!("--size: {error}")))?;
-    let report =
-        train::bench::selfplay::<Ghast>(&options, args.net, args.games_in_flight, args.seconds)?;
+    let net = match args.net {
+        Some(net) => net,
+        None => config.network.size().map_err(crate::InputError)?,
+    };
+    let mut selfplay = config.selfplay;
+    if let Some(games) = args.games_in_flight {
+        if games == 0 {
+            return Err(
+                crate::InputError("--games-in-flight 0: expected at least 1".into()).into(),
+            );
+        }
+        selfplay.games_in_flight = games;
+    }
+    let report = train::bench::selfplay::<Ghast>(&options, net, selfplay, args.seconds)?;
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
         println!(
-            "{} net, {} games in flight (mean batch {:.1}): self-play {:.0} evals/s, bare forward {:.0} evals/s, loop efficiency {:.2}; {} games finished; peak memory {}",
+            "{} net, {} games in flight (mean batch {:.1}): self-play {:.0} evals/s, bare forward {:.0} evals/s, loop efficiency {:.2}; network busy {:.2} of the time; {} games finished; peak memory {}",
             report.net,
             report.games_in_flight,
             report.mean_batch,
             report.selfplay_evals_per_sec,
             report.forward_evals_per_sec,
             report.loop_efficiency,
+            report.network_time_fraction,
             report.games_finished,
             report
                 .peak_memory_mib
