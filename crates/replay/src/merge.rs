@@ -1,6 +1,8 @@
 //! Merging old shards. A long run writes a shard every few seconds, and tens of thousands of
-//! small files make listings slow; shards far behind the training window are never sampled
-//! again, so merging them into large ones changes nothing the trainer sees.
+//! small files make listings slow. The window samples the newest positions whatever shards
+//! hold them, so merging small shards into large ones changes nothing it draws; it only reads
+//! each merged shard once. Only the newest shards stay small, so the store holds about one
+//! file per merged shard's worth of positions, whatever the run's length.
 //!
 //! A merge is made safe against a kill at any moment by an intent file, written before the
 //! merged shard and removed after the last source is deleted: [`Merger::recover`] finishes an
@@ -8,7 +10,7 @@
 //! it (the merged shard never appeared: the sources are intact), so no game is lost or counted
 //! twice once it has run.
 
-use crate::{ReplayError, Shard, ShardName, ShardOrigin, ShardStore, WindowConfig};
+use crate::{ReplayError, Shard, ShardName, ShardOrigin, ShardStore};
 use std::io;
 use std::path::PathBuf;
 
@@ -80,14 +82,11 @@ impl<'a, S: ShardStore> Merger<'a, S> {
         durable::remove(&self.intent).map_err(|source| self.intent_error("remove", source))
     }
 
-    /// Merges the shards more than twice the window behind the newest into shards of about
+    /// Merges the shards older than the newest `target` positions into shards of about
     /// `target` positions; returns how many files the store lost.
-    pub fn merge_old(&self, window: &WindowConfig, target: u64) -> Result<usize, ReplayError> {
-        let names = self.store.list()?;
-        let total = names.iter().map(|name| name.positions).sum();
-        let keep = window.size(total).saturating_mul(2);
+    pub fn merge_old(&self, target: u64) -> Result<usize, ReplayError> {
         let mut removed = 0;
-        for group in plan_merges(&names, keep, target) {
+        for group in plan_merges(&self.store.list()?, target, target) {
             if self.merge(&group)? {
                 removed += group.len() - 1;
             }
@@ -249,15 +248,11 @@ mod tests {
     fn merging_keeps_every_game_in_order_and_the_newest_shards_apart() {
         let fixture = Fixture::new(12);
         let before = fixture.actions();
-        let window = WindowConfig {
-            c: 10.0,
-            alpha: 1.0,
-            beta: 0.0,
-        };
-        // The window is 10 positions: the newest 20 stay as they are.
-        let removed = fixture.merger().merge_old(&window, 50).unwrap();
-        assert_eq!(removed, 8, "ten old shards became two");
-        assert_eq!(fixture.store.list().unwrap().len(), 4);
+        // Shards of 10 positions: the newest 5 stay small, the oldest 5 become one, and the 2
+        // between them wait for more.
+        let removed = fixture.merger().merge_old(50).unwrap();
+        assert_eq!(removed, 4, "five old shards became one");
+        assert_eq!(fixture.store.list().unwrap().len(), 8);
         assert_eq!(fixture.actions(), before);
         assert!(!fixture.dir.path().join("merge").exists());
     }

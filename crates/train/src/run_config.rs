@@ -140,8 +140,8 @@ pub struct RunLimits {
     /// The newest generations, kept whatever their number (self-play, the in-loop matches
     /// and gating read them); at least 1.
     pub keep_newest_generations: u64,
-    /// Positions per merged shard: shards more than twice the training window behind are
-    /// merged into shards of about this many positions (0: never merge).
+    /// Positions per merged shard: all but the newest this many positions are merged into
+    /// shards of about this many positions, so a long run keeps few files (0: never merge).
     pub merged_shard_positions: u64,
 }
 

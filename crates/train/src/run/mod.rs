@@ -74,7 +74,6 @@ pub fn train<G: Planes>(
         origin.clone(),
         (config.run.merged_shard_positions > 0).then(|| ShardMerging {
             intent: run.merge_intent(),
-            window: config.window,
             target_positions: config.run.merged_shard_positions,
         }),
     );

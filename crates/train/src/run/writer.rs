@@ -1,13 +1,13 @@
 //! The one writer of the replay store: finished games go to the journal at once and into a
-//! shard every `games_per_shard` games, and shards long behind the window are merged now and
-//! then (see `replay::Merger`); it also keeps the self-play statistics.
+//! shard every `games_per_shard` games, and all but the newest shards are merged into large
+//! ones now and then (see `replay::Merger`); it also keeps the self-play statistics.
 
 use super::shared::Shared;
 use crate::journal::Journal;
 use anyhow::Result;
 use game::{Outcome, Side};
 use replay::{
-    GameRecord, LocalDirStore, Merger, Shard, ShardHeader, ShardOrigin, ShardStore, WindowConfig,
+    GameRecord, LocalDirStore, Merger, Shard, ShardHeader, ShardOrigin, ShardStore,
 };
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -20,11 +20,10 @@ const STATS_INTERVAL: Duration = Duration::from_secs(10);
 /// How often old shards are looked at for merging.
 const MERGE_INTERVAL: Duration = Duration::from_secs(60);
 
-/// Merging old shards: where the intent file goes, the window whose far past is merged, and
-/// the positions per merged shard.
+/// Merging old shards: where the intent file goes, and the positions per merged shard (also
+/// the newest positions left in small shards).
 pub struct ShardMerging {
     pub intent: PathBuf,
-    pub window: WindowConfig,
     pub target_positions: u64,
 }
 
@@ -119,7 +118,7 @@ impl ShardWriter {
             return Ok(());
         };
         let merger = Merger::new(&self.store, &merging.intent, self.origin.clone());
-        let removed = merger.merge_old(&merging.window, merging.target_positions)?;
+        let removed = merger.merge_old(merging.target_positions)?;
         if removed > 0 {
             tracing::info!("merged old shards: {removed} fewer files");
         }
