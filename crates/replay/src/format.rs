@@ -5,6 +5,7 @@
 //! a foreign file or a shard from a newer build apart from corruption before decompressing.
 
 use crate::{ReplayError, Shard};
+use std::io::Read;
 
 /// The first bytes of every shard.
 pub const MAGIC: [u8; 8] = *b"GHASTRPL";
@@ -14,6 +15,12 @@ pub const FORMAT_VERSION: u32 = 2;
 
 const PREFIX_LEN: usize = MAGIC.len() + size_of::<u32>();
 const ZSTD_LEVEL: i32 = 3;
+
+/// The most bytes of records a shard may hold (a merged shard of 50,000 positions holds
+/// about 15 MB). Reading stops there, so neither a compression bomb nor a corrupt length
+/// field can make a reader allocate without bound: bincode checks every length it reads
+/// against this before allocating for it.
+pub const MAX_RECORD_BYTES: usize = 1 << 28;
 
 /// Serializes and compresses a shard; the error names the shard.
 pub fn encode_shard(shard: &Shard) -> Result<Vec<u8>, ReplayError> {
@@ -59,16 +66,30 @@ pub fn decode_shard(file: &str, bytes: &[u8]) -> Result<Shard, ReplayError> {
             supported: FORMAT_VERSION,
         });
     }
-    let records =
-        zstd::stream::decode_all(compressed).map_err(|source| ReplayError::Decompress {
+    let mut records = Vec::new();
+    zstd::stream::read::Decoder::new(compressed)
+        .and_then(|decoder| {
+            decoder
+                .take(MAX_RECORD_BYTES as u64 + 1)
+                .read_to_end(&mut records)
+        })
+        .map_err(|source| ReplayError::Decompress {
             file: file(),
             source,
         })?;
-    let (shard, read) = bincode::serde::decode_from_slice(&records, bincode::config::standard())
-        .map_err(|source| ReplayError::Decode {
+    if records.len() > MAX_RECORD_BYTES {
+        return Err(ReplayError::TooLarge {
+            file: file(),
+            limit: MAX_RECORD_BYTES,
+        });
+    }
+    let config = bincode::config::standard().with_limit::<MAX_RECORD_BYTES>();
+    let (shard, read) = bincode::serde::decode_from_slice(&records, config).map_err(|source| {
+        ReplayError::Decode {
             file: file(),
             source,
-        })?;
+        }
+    })?;
     if read != records.len() {
         return Err(ReplayError::TrailingBytes {
             file: file(),
@@ -159,6 +180,29 @@ mod tests {
         bytes.extend(zstd::encode_all(&[0xff_u8; 64][..], 0).unwrap());
         let err = decode_err(&bytes);
         assert!(matches!(err, ReplayError::Decode { .. }), "{err}");
+    }
+
+    /// Found by `scripts/fuzz.sh`: a string whose length field claims 1.8 TB made bincode
+    /// allocate it, which aborted the process instead of failing the read.
+    #[test]
+    fn a_length_claim_beyond_the_records_is_a_decode_error() {
+        let bytes = include_bytes!("../tests/data/fuzz-huge-length-claim.bin");
+        let err = decode_err(bytes);
+        assert!(matches!(err, ReplayError::Decode { .. }), "{err}");
+    }
+
+    #[test]
+    fn a_compression_bomb_stops_at_the_limit() {
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        let zeros = vec![0u8; MAX_RECORD_BYTES + 1];
+        bytes.extend(zstd::encode_all(zeros.as_slice(), 19).unwrap());
+        let err = decode_err(&bytes);
+        assert!(matches!(err, ReplayError::TooLarge { .. }), "{err}");
+        assert!(
+            err.to_string().contains("more than 268435456 bytes"),
+            "{err}"
+        );
     }
 
     #[test]
