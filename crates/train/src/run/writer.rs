@@ -6,9 +6,7 @@ use super::shared::Shared;
 use crate::journal::Journal;
 use anyhow::Result;
 use game::{Outcome, Side};
-use replay::{
-    GameRecord, LocalDirStore, Merger, Shard, ShardHeader, ShardOrigin, ShardStore,
-};
+use replay::{GameRecord, LocalDirStore, Merger, Shard, ShardHeader, ShardOrigin, ShardStore};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
