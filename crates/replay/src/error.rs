@@ -30,6 +30,8 @@ pub enum ReplayError {
         file: String,
         source: bincode::error::DecodeError,
     },
+    #[error("{file}: corrupt records: {detail}")]
+    Invalid { file: String, detail: String },
     #[error("{file}: more than {limit} bytes of records; not a shard this build wrote")]
     TooLarge { file: String, limit: usize },
     #[error("{file}: corrupt records: {trailing} unexpected bytes after the last record")]

@@ -22,6 +22,18 @@ const ZSTD_LEVEL: i32 = 3;
 /// against this before allocating for it.
 pub const MAX_RECORD_BYTES: usize = 1 << 28;
 
+/// Checks what bincode cannot: every float is one self-play could have written.
+fn check_records(shard: &Shard) -> Result<(), String> {
+    for (game, record) in shard.records.iter().enumerate() {
+        for (index, played) in record.moves.iter().enumerate() {
+            if let Some(defect) = played.defect() {
+                return Err(format!("game {game}, move {index}: {defect}"));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Serializes and compresses a shard; the error names the shard.
 pub fn encode_shard(shard: &Shard) -> Result<Vec<u8>, ReplayError> {
     let records =
@@ -96,6 +108,10 @@ pub fn decode_shard(file: &str, bytes: &[u8]) -> Result<Shard, ReplayError> {
             trailing: records.len() - read,
         });
     }
+    check_records(&shard).map_err(|detail| ReplayError::Invalid {
+        file: file(),
+        detail,
+    })?;
     Ok(shard)
 }
 
@@ -189,6 +205,16 @@ mod tests {
         let bytes = include_bytes!("../tests/data/fuzz-huge-length-claim.bin");
         let err = decode_err(bytes);
         assert!(matches!(err, ReplayError::Decode { .. }), "{err}");
+    }
+
+    /// Found by `scripts/fuzz.sh`: a root value of NaN decoded into a shard, where it would
+    /// have poisoned the trainer's running statistics.
+    #[test]
+    fn a_move_with_a_nan_float_is_corrupt() {
+        let bytes = include_bytes!("../tests/data/fuzz-nan-root-value.bin");
+        let err = decode_err(bytes);
+        assert!(matches!(err, ReplayError::Invalid { .. }), "{err}");
+        assert!(err.to_string().contains("root value NaN"), "{err}");
     }
 
     #[test]

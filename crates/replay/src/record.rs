@@ -29,6 +29,20 @@ pub struct MoveRecord {
     pub surprise: f32,
 }
 
+impl MoveRecord {
+    /// Why this move cannot have been written by self-play, if it cannot: its floats feed the
+    /// trainer's running statistics, where one NaN would poison every later sample.
+    pub fn defect(&self) -> Option<String> {
+        if !self.root_value.is_finite() {
+            return Some(format!("root value {}", self.root_value));
+        }
+        if !(self.surprise.is_finite() && self.surprise >= 0.0) {
+            return Some(format!("surprise {}", self.surprise));
+        }
+        None
+    }
+}
+
 /// A policy target as stored: probabilities as weights summing to about
 /// [`POLICY_WEIGHT_TOTAL`], actions whose weight rounds to zero left out.
 pub fn quantise_policy(target: &[(usize, f32)]) -> Vec<(u32, u32)> {
