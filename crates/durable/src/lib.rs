@@ -22,10 +22,7 @@ pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// never see one; a failed or killed writer leaves at most such a file, never a partial file
 /// under the real name.
 pub fn write_with(path: &Path, write: impl FnOnce(&Path) -> io::Result<()>) -> io::Result<()> {
-    let folder = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
+    let folder = folder_of(path);
     let name = path
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?;
@@ -48,11 +45,15 @@ pub fn remove(path: &Path) -> io::Result<()> {
         Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(()),
         Err(error) => return Err(error),
     }
-    let folder = match path.parent() {
+    File::open(folder_of(path))?.sync_all()
+}
+
+/// The folder `path` lives in, whose entry for it a rename or removal changes.
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
-    };
-    File::open(folder)?.sync_all()
+    }
 }
 
 #[cfg(test)]
