@@ -8,13 +8,11 @@ fn replay(args: &[&str], stdin: &str) -> Output {
     common::ghast(&[&["replay"], args].concat(), stdin)
 }
 
-/// Each game of the vector file: its CLI options and the exact expected output.
-fn vector_games() -> Vec<(Vec<String>, String)> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/crates/ghast/tests/data/replay-vectors.txt"
-    );
-    let text = std::fs::read_to_string(path).expect("read the replay vectors");
+/// Each game of a vector file (relative to the repository): its CLI options and the exact
+/// expected output.
+fn vector_games(file: &str) -> Vec<(Vec<String>, String)> {
+    let path = format!("{}/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("read the replay vectors");
     let mut games: Vec<(Vec<String>, String)> = Vec::new();
     for line in text
         .lines()
@@ -40,9 +38,11 @@ fn vector_games() -> Vec<(Vec<String>, String)> {
 
 #[test]
 fn replays_every_vector_game_byte_for_byte() {
-    let games = vector_games();
-    assert_eq!(games.len(), 60);
-    for (args, expected) in games {
+    let ghast = vector_games("crates/ghast/tests/data/replay-vectors.txt");
+    assert_eq!(ghast.len(), 60);
+    let ghodak = vector_games("crates/ghodak/tests/data/replay-vectors.txt");
+    assert_eq!(ghodak.len(), 40);
+    for (args, expected) in ghast.into_iter().chain(ghodak) {
         let moves: Vec<&str> = expected
             .lines()
             .skip(1)
@@ -81,6 +81,39 @@ fn assert_refused(args: &[&str], stdin: &str, needle: &str) {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+/// Every block of the illegal-move vectors for the games this binary plays (Fakerghast is
+/// not one yet): a position for the start and each legal prefix move (their text is checked
+/// by the replay vectors), then exit status 2 naming the refused move. One process per block:
+/// each start of the binary loads libtorch.
+#[test]
+fn refuses_every_illegal_vector_move() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/illegal-moves.txt");
+    let text = std::fs::read_to_string(path).expect("read the illegal-move vectors");
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    let mut checked = 0;
+    for block in lines.split(|l| *l == "end").filter(|b| b.len() >= 4) {
+        let args: Vec<&str> = block[0].split_whitespace().skip(2).collect();
+        if args.contains(&"--fakerghast") || args.contains(&"--fakes") {
+            continue;
+        }
+        let (prefix, refused) = (block[1], block[2]);
+        let output = replay(&args, &format!("{prefix}\n{refused}"));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{}: {stderr}", block[0]);
+        let printed = String::from_utf8(output.stdout).unwrap();
+        let positions = printed.lines().count();
+        let prefix_moves = prefix.split_whitespace().count();
+        assert_eq!(positions, 1 + prefix_moves, "{}: {printed}", block[0]);
+        assert!(
+            stderr.contains(&format!("move \"{refused}\"")) && !stderr.contains("panicked"),
+            "{}: {stderr}",
+            block[0]
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 70 + 60);
+}
+
 #[test]
 fn bad_moves_exit_2_naming_the_move() {
     assert_refused(
@@ -113,6 +146,30 @@ fn bad_moves_exit_2_naming_the_move() {
         &["--vetoes", "0,1"],
         "a6:0 pass",
         "blue must first answer the pending placement",
+    );
+}
+
+#[test]
+fn ghodak_moves_and_options_are_checked_too() {
+    let ghodak = ["--game", "ghodak", "--size", "5"];
+    assert_refused(&ghodak, "C3 C3", "move \"C3\": C3 is occupied");
+    assert_refused(&ghodak, "F1", "move \"F1\": F1 is off the 5x5 board");
+    assert_refused(&ghodak, "I3", "move \"I3\": expected a point such as D4");
+    assert_refused(&ghodak, "pass pass pass", "move \"pass\": the game is over");
+    assert_refused(
+        &["--game", "ghodak", "--size", "4"],
+        "",
+        "size must be 5..=19, got 4",
+    );
+    assert_refused(
+        &["--game", "ghodak", "--win-margin", "3"],
+        "",
+        "--win-margin is an option of Ghast",
+    );
+    assert_refused(
+        &["--max-moves", "30"],
+        "",
+        "--max-moves is an option of Ghodak",
     );
 }
 

@@ -45,7 +45,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let options = args.game.validate()?;
+    let options = args.game.validate_ghast("arena")?;
     let a: PlayerSpec = args.a.parse().map_err(input_error)?;
     let b: PlayerSpec = args.b.parse().map_err(input_error)?;
     let sprt = args

@@ -38,6 +38,14 @@ pub enum Command {
     /// Serve a web page to play against a bot and analyse positions.
     Serve(serve::Args),
     /// Replay moves read from standard input and print every position (and the result).
+    ///
+    /// An illegal or malformed move stops the replay with exit status 2 and a message naming
+    /// the move and why.
+    ///
+    /// Examples:
+    ///   echo "f6:0 a1:3 pass pass" | ghast replay --size 6
+    ///   echo "E5 C3 pass pass" | ghast replay --game ghodak --size 9 --komi 7.5
+    #[command(verbatim_doc_comment)]
     Replay(replay::Args),
     /// Measure the speed of the rules, the search, the network and the self-play loop.
     #[command(subcommand)]

@@ -1,12 +1,14 @@
-use super::game_options::GameOptions;
+use super::game_options::{AnyOptions, GameOptions};
 use crate::InputError;
 use anyhow::Context;
 use clap::Args as ClapArgs;
+use game::Game;
 use ghast::Ghast;
+use ghodak::Ghodak;
 use std::io::{BufWriter, Read, Write};
 
 /// Reads moves (whitespace separated) from standard input and prints the start position, the
-/// position after each move, and `result <winner> <reason>` if the game ended.
+/// position after each move, and `result ...` if the game ended.
 #[derive(ClapArgs)]
 pub struct Args {
     #[command(flatten)]
@@ -14,23 +16,31 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let input_error = |message: String| anyhow::Error::new(InputError(message));
     let options = args.game.validate()?;
     let mut moves = String::new();
     std::io::stdin()
         .read_to_string(&mut moves)
         .context("reading moves from standard input")?;
-    let mut out = BufWriter::new(std::io::stdout().lock());
-    let mut game = Ghast::new(&options);
-    writeln!(out, "{game}")?;
-    for text in moves.split_whitespace() {
-        if let Err(error) = game.play(text) {
-            out.flush()?;
-            return Err(input_error(error.to_string()));
-        }
-        writeln!(out, "{text} {game}")?;
+    match options {
+        AnyOptions::Ghast(options) => replay(Ghast::new(&options), &moves),
+        AnyOptions::Ghodak(options) => replay(Ghodak::new(&options), &moves),
     }
-    if let Some(result) = game.result() {
+}
+
+fn replay<G: Game>(mut game: G, moves: &str) -> anyhow::Result<()> {
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    writeln!(out, "{}", game.position_text())?;
+    for text in moves.split_whitespace() {
+        match game.parse_action(text) {
+            Ok(action) => game.apply(action),
+            Err(error) => {
+                out.flush()?;
+                return Err(anyhow::Error::new(InputError(error)));
+            }
+        }
+        writeln!(out, "{text} {}", game.position_text())?;
+    }
+    if let Some(result) = game.result_text() {
         writeln!(out, "result {result}")?;
     }
     out.flush()?;

@@ -65,6 +65,18 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         format!("{self:?}")
     }
 
+    /// The result in the game's replay notation (the text after `result ` in
+    /// `ghast replay`'s last line); `None` while the game goes on. By default the winner as
+    /// `first`, `second` or `draw`, then the end reason.
+    fn result_text(&self) -> Option<String> {
+        let winner = match self.outcome()? {
+            Outcome::Win(Side::First) => "first",
+            Outcome::Win(Side::Second) => "second",
+            Outcome::Draw => "draw",
+        };
+        Some(format!("{winner} {}", self.end_reason().unwrap_or("ended")))
+    }
+
     /// A hash of everything that decides the future of the game from here (board, side to
     /// move, pending decisions); used for transpositions and repetition.
     fn hash(&self) -> u64;

@@ -54,6 +54,10 @@ impl Game for Ghast {
         self.to_string()
     }
 
+    fn result_text(&self) -> Option<String> {
+        self.result().map(|result| result.to_string())
+    }
+
     fn hash(&self) -> u64 {
         with_state!(self, s => s.hash())
     }

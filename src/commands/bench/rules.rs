@@ -1,8 +1,12 @@
+use crate::commands::game_options::GameName;
 use clap::Args as ClapArgs;
 use std::time::Duration;
 
 #[derive(ClapArgs)]
 pub struct Args {
+    /// The game whose rules to time: Ghast on the standard 6-sided board, or Ghodak on 9 x 9.
+    #[arg(long, value_enum, default_value_t = GameName::Ghast)]
+    game: GameName,
     /// Print one JSON object instead of a sentence.
     #[arg(long)]
     json: bool,
@@ -12,6 +16,14 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    match args.game {
+        GameName::Ghast => report_ghast(&args),
+        GameName::Ghodak => report_ghodak(&args),
+    }
+    Ok(())
+}
+
+fn report_ghast(args: &Args) {
     let speed = ghast::bench::random_games(args.seconds, 1);
     if args.json {
         let report = serde_json::json!({
@@ -28,5 +40,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             speed.placements
         );
     }
-    Ok(())
+}
+
+fn report_ghodak(args: &Args) {
+    let speed = ghodak::bench::random_games(args.seconds, 1);
+    if args.json {
+        let report = serde_json::json!({
+            "moves_per_sec": speed.moves_per_sec(),
+            "games_per_sec": speed.games_per_sec(),
+        });
+        println!("{report}");
+    } else {
+        println!(
+            "rules (ghodak 9x9): {:.0} moves/s, {:.0} games/s ({} games, {} moves, one thread, \
+             each move chosen from the full list of legal moves)",
+            speed.moves_per_sec(),
+            speed.games_per_sec(),
+            speed.games,
+            speed.moves
+        );
+    }
 }

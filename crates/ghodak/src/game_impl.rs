@@ -1,0 +1,118 @@
+//! `game::Game` for [`Ghodak`]: actions are the points in row-major order, then pass.
+
+use crate::ghodak::Ghodak;
+use crate::options::GhodakOptions;
+use game::{Game, Outcome, Side};
+
+impl Game for Ghodak {
+    type Options = GhodakOptions;
+
+    const NAME: &'static str = "ghodak";
+
+    fn new(options: &GhodakOptions) -> Self {
+        Ghodak::new(options)
+    }
+
+    fn options(&self) -> &GhodakOptions {
+        Ghodak::options(self)
+    }
+
+    fn num_actions(&self) -> usize {
+        self.options().points() + 1
+    }
+
+    fn to_move(&self) -> Side {
+        Ghodak::to_move(self)
+    }
+
+    fn legal_actions(&self, out: &mut Vec<usize>) {
+        out.clear();
+        if self.is_over() {
+            return;
+        }
+        let points = self.options().points();
+        out.extend((0..points).filter(|&point| self.is_legal_placement(point)));
+        out.push(points);
+    }
+
+    fn is_legal(&self, action: usize) -> bool {
+        let points = self.options().points();
+        match action.cmp(&points) {
+            std::cmp::Ordering::Less => self.is_legal_placement(action),
+            std::cmp::Ordering::Equal => !self.is_over(),
+            std::cmp::Ordering::Greater => false,
+        }
+    }
+
+    fn apply(&mut self, action: usize) {
+        debug_assert!(Game::is_legal(self, action), "illegal action {action}");
+        if action == self.options().points() {
+            self.pass();
+        } else {
+            self.place(action);
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.result().map(|result| result.outcome)
+    }
+
+    fn end_reason(&self) -> Option<&'static str> {
+        self.result().map(|result| result.reason.name())
+    }
+
+    fn position_text(&self) -> String {
+        self.to_string()
+    }
+
+    fn hash(&self) -> u64 {
+        Ghodak::hash(self)
+    }
+
+    fn score(&self, side: Side) -> f32 {
+        self.half_scores()[side.index()] as f32 / 2.0
+    }
+
+    /// The 8 rotations and reflections of the square.
+    fn symmetry_count(&self) -> usize {
+        8
+    }
+
+    /// Bit 2 transposes, bit 0 mirrors the columns, bit 1 the rows: together the 8 elements
+    /// of the square's symmetry group, with 0 the identity.
+    fn transform_action(&self, sym: usize, action: usize) -> usize {
+        let size = self.options().size();
+        if action >= size * size {
+            return action;
+        }
+        let (mut row, mut column) = (action / size, action % size);
+        if sym & 4 != 0 {
+            std::mem::swap(&mut row, &mut column);
+        }
+        if sym & 1 != 0 {
+            column = size - 1 - column;
+        }
+        if sym & 2 != 0 {
+            row = size - 1 - row;
+        }
+        row * size + column
+    }
+
+    fn action_to_string(&self, action: usize) -> String {
+        let points = self.options().points();
+        match action.cmp(&points) {
+            std::cmp::Ordering::Less => self.name(action),
+            std::cmp::Ordering::Equal => "pass".to_string(),
+            std::cmp::Ordering::Greater => format!("action#{action}"),
+        }
+    }
+
+    fn parse_action(&self, text: &str) -> Result<usize, String> {
+        let point = self.parse_move(text).map_err(|error| error.to_string())?;
+        Ok(point.unwrap_or(self.options().points()))
+    }
+
+    fn result_text(&self) -> Option<String> {
+        self.result().map(|result| result.to_string())
+    }
+}

@@ -1,0 +1,19 @@
+//! Ghodak: Go with area scoring, as `../shared/GHODAK.md` fixes it.
+//!
+//! Sizes 5 to 19, captures, no suicide, simple ko, passes, area scoring with komi and a move
+//! limit; GTP coordinates and position strings. The board is a fixed padded array, so that
+//! `apply` and the legality checks never allocate whatever the size.
+
+pub mod bench;
+mod game_impl;
+mod ghodak;
+mod options;
+mod planes;
+mod point;
+mod result;
+mod zobrist;
+
+pub use ghodak::{Ghodak, MoveError, MoveFault, PositionError};
+pub use options::{GhodakOptions, OptionsError, RawOptions};
+pub use planes::CHANNELS;
+pub use result::{EndReason, GameResult};

@@ -1,0 +1,56 @@
+//! How and why a game ended, with both area scores.
+
+use game::{Outcome, Side};
+use std::fmt;
+
+/// What ended the game (GHODAK.md section 3).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// Two passes in a row.
+    Passes,
+    /// The move limit.
+    Limit,
+}
+
+impl EndReason {
+    /// The word used in `result` lines and game records.
+    pub fn name(self) -> &'static str {
+        match self {
+            EndReason::Passes => "passes",
+            EndReason::Limit => "limit",
+        }
+    }
+}
+
+/// The winner, the reason and the area scores in half points (White's includes komi),
+/// printed as in `result white passes 40 41.5`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GameResult {
+    pub outcome: Outcome,
+    pub reason: EndReason,
+    pub half_scores: [i32; 2],
+}
+
+impl GameResult {
+    /// The GTP `final_score` form: `B+3.5`, `W+0.5`, or `0` for a draw.
+    pub fn final_score(&self) -> String {
+        let lead = f64::from(self.half_scores[0] - self.half_scores[1]) / 2.0;
+        match self.outcome {
+            Outcome::Draw => "0".to_string(),
+            Outcome::Win(Side::First) => format!("B+{lead}"),
+            Outcome::Win(Side::Second) => format!("W+{}", -lead),
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let winner = match self.outcome {
+            Outcome::Win(Side::First) => "black",
+            Outcome::Win(Side::Second) => "white",
+            Outcome::Draw => "draw",
+        };
+        let [black, white] = self.half_scores.map(|half| f64::from(half) / 2.0);
+        write!(f, "{winner} {} {black} {white}", self.reason.name())
+    }
+}
