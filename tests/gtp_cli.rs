@@ -20,7 +20,12 @@ fn bundle(dir: &Path) -> PathBuf {
     .validate()
     .unwrap();
     let weights = dir.join("gen-0000.safetensors");
-    play::save_untrained(&weights, &options, play::tiny_config()).unwrap();
+    play::save_untrained::<ghast::Ghast>(
+        &weights,
+        &options,
+        play::tiny_config::<ghast::Ghast>(&options),
+    )
+    .unwrap();
     let out = dir.join("bot");
     let status = ghast()
         .args(["export", "--visits", "8", "--checkpoint"])

@@ -10,7 +10,12 @@ use std::process::Command;
 fn many_clients_play_whole_games_at_once_and_none_fails() {
     let dir = tempfile::tempdir().unwrap();
     let weights = dir.path().join("bot.safetensors");
-    play::save_untrained(&weights, &GhastOptions::default(), play::tiny_config()).unwrap();
+    play::save_untrained::<ghast::Ghast>(
+        &weights,
+        &GhastOptions::default(),
+        play::tiny_config::<ghast::Ghast>(&GhastOptions::default()),
+    )
+    .unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_ghast"))
         .args([
             "bench",

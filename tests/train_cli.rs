@@ -304,3 +304,72 @@ fn old_generations_are_thinned_to_every_nth_and_the_newest() {
         "the bot was exported"
     );
 }
+
+/// The game is named once, in the config: a Ghodak run trains, exports a Ghodak bot, and the
+/// tools that play Ghast only so far refuse that bot by its game.
+#[test]
+fn a_ghodak_config_trains_and_exports_a_ghodak_bot() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let output = ghast()
+        .args(["train", "--config", "configs/ghodak-tiny.toml", "--run"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(files(&run.join("models"), "gen-0002").len() == 2);
+    let bot = std::fs::read_to_string(run.join("bot/bot.toml")).unwrap();
+    assert!(bot.contains("game = \"ghodak\""), "{bot}");
+
+    let exported = dir.path().join("exported");
+    let output = ghast()
+        .args(["export", "--checkpoint"])
+        .arg(run.join("models/gen-0001.safetensors"))
+        .arg("--out")
+        .arg(&exported)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.contains("ghodak generation 1"),
+        "{stdout}"
+    );
+
+    let output = ghast()
+        .args(["gtp", "--bot"])
+        .arg(&exported)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("the bot is for game `ghodak`, not `ghast`"),
+        "{stderr}"
+    );
+
+    let unknown = dir.path().join("chess.toml");
+    let text = std::fs::read_to_string("configs/ghodak-tiny.toml").unwrap();
+    std::fs::write(
+        &unknown,
+        text.replace("name = \"ghodak\"", "name = \"chess\""),
+    )
+    .unwrap();
+    let output = ghast()
+        .args(["train", "--config"])
+        .arg(&unknown)
+        .arg("--run")
+        .arg(dir.path().join("chess"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("[game] name `chess` is not a game"),
+        "{stderr}"
+    );
+}

@@ -16,7 +16,11 @@ fn weights() -> &'static PathBuf {
         .get_or_init(|| {
             let dir = tempfile::tempdir().expect("a temporary folder");
             let weights = dir.path().join("bot.safetensors");
-            play::save_untrained(&weights, &GhastOptions::default(), play::tiny_config())
+            play::save_untrained::<ghast::Ghast>(
+                &weights,
+                &GhastOptions::default(),
+                play::tiny_config::<ghast::Ghast>(&GhastOptions::default()),
+            )
                 .expect("save the untrained bot");
             (dir, weights)
         })
@@ -38,7 +42,7 @@ fuzz_target!(|data: &[u8]| {
         .filter(|line| !expensive(line))
         .map(|line| format!("{line}\n"))
         .collect();
-    let bundle = Bundle::from_checkpoint(weights(), 8).expect("the untrained bot loads");
+    let bundle = Bundle::<ghast::Ghast>::from_checkpoint(weights(), 8).expect("the untrained bot loads");
     let options = bundle.settings.game_options.clone();
     let bot = Bot::new(bundle, tch::Device::Cpu, 0).expect("the untrained bot plays");
     let mut output = Vec::new();

@@ -1,5 +1,8 @@
 use crate::InputError;
 use clap::Args as ClapArgs;
+use game::Game;
+use ghast::Ghast;
+use ghodak::Ghodak;
 use play::{BOT_FILE, Bundle, DEFAULT_VISITS, SIDECAR_FILE, WEIGHTS_FILE};
 use std::path::PathBuf;
 
@@ -23,16 +26,30 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let bundle = Bundle::from_checkpoint(&args.checkpoint, args.visits)
+    let input_error = |e: play::PlayError| anyhow::Error::new(InputError(e.to_string()));
+    let game = play::game_of(&args.checkpoint).map_err(input_error)?;
+    match game.as_str() {
+        Ghast::NAME => export::<Ghast>(&args),
+        Ghodak::NAME => export::<Ghodak>(&args),
+        other => Err(InputError(format!(
+            "checkpoint {}: game `{other}` is not one this build plays (ghast, ghodak)",
+            args.checkpoint.display()
+        ))
+        .into()),
+    }
+}
+
+fn export<G: Game>(args: &Args) -> anyhow::Result<()> {
+    let bundle = Bundle::<G>::from_checkpoint(&args.checkpoint, args.visits)
         .map_err(|e| InputError(e.to_string()))?;
     bundle.save(&args.out)?;
-    let options = bundle.settings.game_options.raw();
     println!(
-        "wrote {} ({WEIGHTS_FILE}, {SIDECAR_FILE}, {BOT_FILE}): generation {}, size {}, {} visits",
+        "wrote {} ({WEIGHTS_FILE}, {SIDECAR_FILE}, {BOT_FILE}): {} generation {}, {} visits, game options {}",
         args.out.display(),
+        G::NAME,
         bundle.checkpoint.provenance.generation,
-        options.size,
-        bundle.settings.visits
+        bundle.settings.visits,
+        serde_json::to_string(&bundle.settings.game_options)?
     );
     Ok(())
 }

@@ -1,6 +1,7 @@
 use crate::InputError;
 use anyhow::Context;
 use clap::Args as ClapArgs;
+use ghast::Ghast;
 use play::gtp::Engine;
 use play::{Bot, Bundle};
 use std::io::{BufWriter, stdin, stdout};
@@ -43,7 +44,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let input_error = |e: play::PlayError| anyhow::Error::new(InputError(e.to_string()));
-    let bundle = Bundle::open(&args.bot).map_err(input_error)?;
+    let bundle = Bundle::<Ghast>::open(&args.bot).map_err(input_error)?;
     let options = bundle.settings.game_options.clone();
     let device = if args.cpu {
         Device::Cpu

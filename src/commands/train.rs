@@ -1,7 +1,9 @@
 use crate::InputError;
 use anyhow::Context;
 use clap::Args as ClapArgs;
+use game::{Game, Planes};
 use ghast::{Ghast, GhastOptions};
+use ghodak::Ghodak;
 use std::path::{Path, PathBuf};
 use train::{Limit, RunConfig, RunDir};
 
@@ -30,11 +32,31 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .clone()
             .unwrap_or_else(|| default_run_folder(&args.config)),
     );
-    let (config, text) = read_run_config(&run, args.resume, &args.config)?;
+    let path = if args.resume {
+        run.config()
+    } else {
+        args.config.clone()
+    };
+    let text = read_config_text(&path)?;
+    let game = train::game_name(&text).map_err(|error| config_error(&path, error))?;
+    match game.as_str() {
+        Ghast::NAME => train_game::<Ghast>(&args, &run, &path, &text),
+        Ghodak::NAME => train_game::<Ghodak>(&args, &run, &path, &text),
+        other => Err(config_error(
+            &path,
+            format!("[game] name `{other}` is not a game this build plays (ghast, ghodak)"),
+        )
+        .into()),
+    }
+}
+
+fn train_game<G: Planes>(args: &Args, run: &RunDir, path: &Path, text: &str) -> anyhow::Result<()> {
+    let config: RunConfig<G::Options> =
+        RunConfig::parse(text).map_err(|error| config_error(path, error))?;
     if args.resume {
         tracing::info!("resuming {}", run.root().display());
     } else {
-        create_run(&run, &text)?;
+        create_run(run, text)?;
     }
     let minutes = args.minutes.unwrap_or(config.run.minutes);
     let generations = args.generations.unwrap_or(config.run.generations);
@@ -45,9 +67,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         Limit::None
     };
-    let summary = train::train::<Ghast>(&run, &config, limit)
+    let summary = train::train::<G>(run, &config, limit)
         .with_context(|| format!("training run {}", run.root().display()))?;
-    let bot = export_bot(&run, &config)?;
+    let bot = export_bot::<G>(run, &config)?;
     println!(
         "stopped at generation {} after {} training steps; {} games played by this process; latest model: {}; bot: {}",
         summary.generation,
@@ -59,11 +81,27 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Reads and checks a run configuration; returns it with its text, which a new run keeps.
+fn config_error(path: &Path, error: String) -> InputError {
+    InputError(format!("config {}: {error}", path.display()))
+}
+
+fn read_config_text(path: &Path) -> Result<String, InputError> {
+    std::fs::read_to_string(path).map_err(|error| config_error(path, error.to_string()))
+}
+
+/// Reads and checks a run configuration of Ghast; returns it with its text, which a new run
+/// keeps.
 pub fn read_config(path: &Path) -> anyhow::Result<(RunConfig<GhastOptions>, String)> {
-    let bad = |error: String| InputError(format!("config {}: {error}", path.display()));
-    let text = std::fs::read_to_string(path).map_err(|error| bad(error.to_string()))?;
-    let config = RunConfig::parse(&text).map_err(bad)?;
+    let text = read_config_text(path)?;
+    let game = train::game_name(&text).map_err(|error| config_error(path, error))?;
+    if game != Ghast::NAME {
+        return Err(config_error(
+            path,
+            format!("a config of {game}; this command runs Ghast only so far"),
+        )
+        .into());
+    }
+    let config = RunConfig::parse(&text).map_err(|error| config_error(path, error))?;
     Ok((config, text))
 }
 
@@ -98,12 +136,16 @@ pub fn create_run(run: &RunDir, text: &str) -> anyhow::Result<()> {
 
 /// Exports the generation self-play last used (the gated one, with gating) as the run's bot
 /// bundle, searching the config's `[bot] visits` per move.
-pub fn export_bot(run: &RunDir, config: &RunConfig<GhastOptions>) -> anyhow::Result<PathBuf> {
+pub fn export_bot<G: Game>(
+    run: &RunDir,
+    config: &RunConfig<G::Options>,
+) -> anyhow::Result<PathBuf> {
     let generation = run
         .latest_generation()?
         .with_context(|| format!("{}: no model to export", run.models().display()))?;
-    let mut bundle = play::Bundle::from_checkpoint(&run.checkpoint(generation), config.bot.visits)
-        .with_context(|| format!("cannot export the bot into {}", run.bot().display()))?;
+    let mut bundle =
+        play::Bundle::<G>::from_checkpoint(&run.checkpoint(generation), config.bot.visits)
+            .with_context(|| format!("cannot export the bot into {}", run.bot().display()))?;
     bundle.settings.search = config.bot.search();
     bundle
         .save(&run.bot())

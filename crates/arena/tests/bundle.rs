@@ -18,7 +18,7 @@ fn a_bundle_plays_with_its_visits_overridden() {
     .unwrap();
     tiny_run::write_tiny_run(run.path(), &options, &[1]);
     let bundle_dir = run.path().join("bot");
-    play::Bundle::export(
+    play::Bundle::<ghast::Ghast>::export(
         &run.path().join("models/gen-0001.safetensors"),
         &bundle_dir,
         50,

@@ -91,6 +91,22 @@ pub fn save<O: Serialize>(
     durable::write(&sidecar, &json).map_err(io_error(&sidecar, "write"))
 }
 
+/// The name of the game a checkpoint was trained for, read from its sidecar: what a tool
+/// that plays several games opens it as.
+pub fn game_of(weights: &Path) -> Result<String, NetError> {
+    #[derive(Deserialize)]
+    struct GameField {
+        game: String,
+    }
+    let sidecar_file = sidecar_path(weights);
+    let text = fs::read(&sidecar_file).map_err(io_error(&sidecar_file, "read"))?;
+    let field: GameField = serde_json::from_slice(&text).map_err(|source| NetError::Sidecar {
+        path: sidecar_file,
+        source,
+    })?;
+    Ok(field.game)
+}
+
 /// Loads a checkpoint of game `game` onto `device`: reads the sidecar, builds the network it
 /// describes and fills it with the weights, after checking that every tensor is there with
 /// the right shape and that there are no others.

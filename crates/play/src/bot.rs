@@ -2,8 +2,7 @@
 
 use crate::bundle::Bundle;
 use crate::error::PlayError;
-use game::Game;
-use ghast::Ghast;
+use game::Planes;
 use mcts::Search;
 use mcts::players::Player;
 use nn::{EvaluatorSettings, NetEvaluator};
@@ -12,10 +11,10 @@ use tch::Device;
 /// A network-guided PUCT search with a visit budget per move. It keeps its tree between
 /// moves when told what was played ([`Player::observe`]), as the arena does.
 #[derive(Debug)]
-pub struct Bot {
+pub struct Bot<G: Planes> {
     name: String,
-    search: Search<Ghast>,
-    evaluator: NetEvaluator<Ghast>,
+    search: Search<G>,
+    evaluator: NetEvaluator<G>,
     visits: u32,
 }
 
@@ -23,7 +22,7 @@ pub struct Bot {
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveStats {
     pub action: usize,
-    /// The move in RULES.md notation.
+    /// The move in the game's notation.
     pub text: String,
     pub visits: u32,
     pub prior: f32,
@@ -51,10 +50,10 @@ impl Analysis {
     }
 }
 
-impl Bot {
+impl<G: Planes> Bot<G> {
     /// Moves the bundle's network to `device` (CUDA in bf16, else the CPU) and sets up its
     /// search; `seed` makes the search's tie-breaking reproducible.
-    pub fn new(bundle: Bundle, device: Device, seed: u64) -> Result<Bot, PlayError> {
+    pub fn new(bundle: Bundle<G>, device: Device, seed: u64) -> Result<Self, PlayError> {
         let settings = bundle.settings;
         // One game fills a batch with at most `leaves_per_tree` leaves; larger buckets would
         // only cost warm-up time.
@@ -80,7 +79,7 @@ impl Bot {
     }
 
     /// Renames the bot (the name tables and ratings show).
-    pub fn with_name(self, name: impl Into<String>) -> Bot {
+    pub fn with_name(self, name: impl Into<String>) -> Self {
         Bot {
             name: name.into(),
             ..self
@@ -100,7 +99,7 @@ impl Bot {
     }
 
     /// Searches `game` with `visits` (the bot's own budget if `None`).
-    pub fn analyze(&mut self, game: &Ghast, visits: Option<u32>) -> Result<Analysis, PlayError> {
+    pub fn analyze(&mut self, game: &G, visits: Option<u32>) -> Result<Analysis, PlayError> {
         if game.outcome().is_some() {
             return Err(PlayError::GameOver);
         }
@@ -135,12 +134,12 @@ impl Bot {
     }
 }
 
-impl Player<Ghast> for Bot {
+impl<G: Planes> Player<G> for Bot<G> {
     fn name(&self) -> String {
         self.name.clone()
     }
 
-    fn choose(&mut self, game: &Ghast) -> usize {
+    fn choose(&mut self, game: &G) -> usize {
         self.analyze(game, None)
             .expect("the arena asks for moves only in games that go on")
             .best

@@ -7,7 +7,6 @@
 use crate::error::{PlayError, io_error};
 use crate::settings::{BotSettings, DEFAULT_VISITS};
 use game::Game;
-use ghast::{Ghast, GhastOptions};
 use nn::checkpoint::{self, Checkpoint};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -23,19 +22,19 @@ pub const BOT_FILE: &str = "bot.toml";
 /// A loaded, checked bot: its network (on the CPU until a [`crate::Bot`] moves it) and how it
 /// plays.
 #[derive(Debug)]
-pub struct Bundle {
-    pub checkpoint: Checkpoint<GhastOptions>,
-    pub settings: BotSettings,
+pub struct Bundle<G: Game> {
+    pub checkpoint: Checkpoint<G::Options>,
+    pub settings: BotSettings<G::Options>,
     /// The folder or checkpoint file it was loaded from: names the bot.
     pub source: PathBuf,
     /// The weights file (its sidecar lies beside it), copied by [`Bundle::save`].
     pub weights: PathBuf,
 }
 
-impl Bundle {
+impl<G: Game> Bundle<G> {
     /// A folder is read as a bundle ([`Bundle::load`]), anything else as a checkpoint's
     /// weights file with play settings and [`DEFAULT_VISITS`] ([`Bundle::from_checkpoint`]).
-    pub fn open(path: &Path) -> Result<Bundle, PlayError> {
+    pub fn open(path: &Path) -> Result<Self, PlayError> {
         if !path.exists() {
             return Err(PlayError::Io {
                 path: path.to_owned(),
@@ -55,7 +54,7 @@ impl Bundle {
 
     /// Loads the bundle in `dir`, checking that every file is there, that the weights load
     /// into the sidecar's architecture, and that `bot.toml` and the sidecar agree on the game.
-    pub fn load(dir: &Path) -> Result<Bundle, PlayError> {
+    pub fn load(dir: &Path) -> Result<Self, PlayError> {
         if !dir.is_dir() {
             return Err(PlayError::Io {
                 path: dir.to_owned(),
@@ -73,15 +72,14 @@ impl Bundle {
         }
         let settings_path = dir.join(BOT_FILE);
         let text = fs::read_to_string(&settings_path).map_err(io_error(&settings_path, "read"))?;
-        let settings = BotSettings::parse(&text, &settings_path)?;
-        let checkpoint = load_checkpoint(&dir.join(WEIGHTS_FILE))?;
+        let settings = BotSettings::parse::<G>(&text, &settings_path)?;
+        let checkpoint = load_checkpoint::<G>(&dir.join(WEIGHTS_FILE))?;
         if checkpoint.provenance.game_options != settings.game_options {
             return Err(PlayError::GameMismatch {
                 path: settings_path,
                 detail: format!(
                     "game options {:?} differ from the checkpoint's {:?}",
-                    settings.game_options.raw(),
-                    checkpoint.provenance.game_options.raw()
+                    settings.game_options, checkpoint.provenance.game_options
                 ),
             });
         }
@@ -95,9 +93,9 @@ impl Bundle {
 
     /// A bot straight from a checkpoint (`gen-0042.safetensors` and its sidecar), with play
     /// settings and `visits` per move: the arena rates generations without exporting each.
-    pub fn from_checkpoint(weights: &Path, visits: u32) -> Result<Bundle, PlayError> {
-        let checkpoint = load_checkpoint(weights)?;
-        let settings = BotSettings::new(checkpoint.provenance.game_options.clone(), visits)?;
+    pub fn from_checkpoint(weights: &Path, visits: u32) -> Result<Self, PlayError> {
+        let checkpoint = load_checkpoint::<G>(weights)?;
+        let settings = BotSettings::new::<G>(checkpoint.provenance.game_options.clone(), visits)?;
         Ok(Bundle {
             checkpoint,
             settings,
@@ -108,7 +106,7 @@ impl Bundle {
 
     /// Writes a bundle of the checkpoint `weights` into `out` with play settings and `visits`
     /// per move, after checking that the checkpoint loads; returns the bundle written.
-    pub fn export(weights: &Path, out: &Path, visits: u32) -> Result<Bundle, PlayError> {
+    pub fn export(weights: &Path, out: &Path, visits: u32) -> Result<Self, PlayError> {
         let bundle = Bundle::from_checkpoint(weights, visits)?;
         bundle.save(out)?;
         Ok(bundle)
@@ -125,8 +123,19 @@ impl Bundle {
     }
 }
 
-fn load_checkpoint(weights: &Path) -> Result<Checkpoint<GhastOptions>, PlayError> {
-    Ok(checkpoint::load(weights, Ghast::NAME, Device::Cpu)?)
+/// The name of the game the bot in `path` (a bundle folder or a checkpoint's weights file)
+/// plays, from the weights' sidecar, so that a tool can open it as that game.
+pub fn game_of(path: &Path) -> Result<String, PlayError> {
+    let weights = if path.is_dir() {
+        path.join(WEIGHTS_FILE)
+    } else {
+        path.to_owned()
+    };
+    Ok(checkpoint::game_of(&weights)?)
+}
+
+fn load_checkpoint<G: Game>(weights: &Path) -> Result<Checkpoint<G::Options>, PlayError> {
+    Ok(checkpoint::load(weights, G::NAME, Device::Cpu)?)
 }
 
 fn copy_atomically(from: &Path, to: &Path) -> Result<(), PlayError> {

@@ -16,7 +16,7 @@ mod untrained;
 
 pub use board::diagram;
 pub use bot::{Analysis, Bot, MoveStats};
-pub use bundle::{BOT_FILE, Bundle, SIDECAR_FILE, WEIGHTS_FILE};
+pub use bundle::{BOT_FILE, Bundle, SIDECAR_FILE, WEIGHTS_FILE, game_of};
 pub use error::PlayError;
 pub use settings::{BotSettings, DEFAULT_VISITS};
 pub use untrained::{save_untrained, tiny_config};

@@ -1,7 +1,7 @@
 //! `bot.toml`: how a bundle's bot plays, and which game it was exported for.
 
 use crate::error::PlayError;
-use ghast::GhastOptions;
+use game::Game;
 use mcts::SearchConfig;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -16,23 +16,24 @@ pub const DEFAULT_VISITS: u32 = 400;
 /// A bot's default search: the bundle's `bot.toml`. Command-line flags override `visits`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct BotSettings {
+pub struct BotSettings<O> {
     pub format_version: u32,
-    /// The game's name (`ghast`), checked against the checkpoint's.
+    /// The game's name (`ghast`, `ghodak`), checked against the checkpoint's.
     pub game: String,
     /// Visits per move.
     pub visits: u32,
     /// The game the bot plays by default: GTP's `boardsize` and `komi` start from these.
-    pub game_options: GhastOptions,
+    pub game_options: O,
     pub search: SearchConfig,
 }
 
-impl BotSettings {
-    /// Play settings ([`SearchConfig::play`]) for `options`, with `visits` per move.
-    pub fn new(game_options: GhastOptions, visits: u32) -> Result<Self, PlayError> {
+impl<O: Serialize + serde::de::DeserializeOwned> BotSettings<O> {
+    /// Play settings ([`SearchConfig::play`]) for game `G` with `options`, with `visits` per
+    /// move.
+    pub fn new<G: Game<Options = O>>(game_options: O, visits: u32) -> Result<Self, PlayError> {
         let settings = BotSettings {
             format_version: SETTINGS_VERSION,
-            game: <ghast::Ghast as game::Game>::NAME.to_owned(),
+            game: G::NAME.to_owned(),
             visits,
             game_options,
             search: SearchConfig::play(),
@@ -45,13 +46,29 @@ impl BotSettings {
         toml::to_string_pretty(self).expect("bot settings always serialise")
     }
 
-    /// Parses and checks `text`, read from `path` (named in errors).
-    pub fn parse(text: &str, path: &Path) -> Result<Self, PlayError> {
+    /// Parses and checks `text`, read from `path` (named in errors), as the settings of a bot
+    /// for game `G`.
+    pub fn parse<G: Game<Options = O>>(text: &str, path: &Path) -> Result<Self, PlayError> {
         let malformed = |detail: String| PlayError::Settings {
             path: path.to_owned(),
             detail,
         };
-        let settings: BotSettings = toml::from_str(text).map_err(|e| {
+        // The game first, so that a bot of another game is named as such rather than by the
+        // first of its options this game does not know.
+        #[derive(Deserialize)]
+        struct GameField {
+            game: String,
+        }
+        let name = G::NAME;
+        if let Ok(GameField { game }) = toml::from_str::<GameField>(text)
+            && game != name
+        {
+            return Err(PlayError::GameMismatch {
+                path: path.to_owned(),
+                detail: format!("the bot is for game `{game}`, not `{name}`"),
+            });
+        }
+        let settings: BotSettings<O> = toml::from_str(text).map_err(|e| {
             let line = e
                 .span()
                 .map_or(0, |span| text[..span.start].lines().count().max(1));
@@ -62,13 +79,6 @@ impl BotSettings {
                 "format version {}, this build reads version {SETTINGS_VERSION}",
                 settings.format_version
             )));
-        }
-        let name = <ghast::Ghast as game::Game>::NAME;
-        if settings.game != name {
-            return Err(PlayError::GameMismatch {
-                path: path.to_owned(),
-                detail: format!("the bot is for game `{}`, not `{name}`", settings.game),
-            });
         }
         settings
             .check_visits()

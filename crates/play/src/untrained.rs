@@ -3,7 +3,6 @@
 
 use crate::error::PlayError;
 use game::{Game, Planes};
-use ghast::{Ghast, GhastOptions};
 use nn::checkpoint::{self, Provenance};
 use nn::{NetConfig, Network};
 use std::path::Path;
@@ -12,10 +11,11 @@ use tch::Device;
 /// The smallest network with every part of the architecture (one global-pooling block, the
 /// soft policy):
 /// cheap enough that tests play whole games in well under a second.
-pub fn tiny_config() -> NetConfig {
-    let layout = Ghast::new(&GhastOptions::default()).policy_layout();
+pub fn tiny_config<G: Planes>(options: &G::Options) -> NetConfig {
+    let game = G::new(options);
+    let layout = game.policy_layout();
     NetConfig {
-        input_channels: ghast::CHANNELS,
+        input_channels: game.plane_shape().channels,
         blocks: 1,
         channels: 8,
         global_pool_interval: 1,
@@ -31,14 +31,14 @@ pub fn tiny_config() -> NetConfig {
 
 /// Saves a randomly initialised network of `config` for `options` as generation 0 to
 /// `weights` (a `.safetensors` path) and its sidecar.
-pub fn save_untrained(
+pub fn save_untrained<G: Game>(
     weights: &Path,
-    options: &GhastOptions,
+    options: &G::Options,
     config: NetConfig,
 ) -> Result<(), PlayError> {
     let network = Network::new(config, Device::Cpu);
     let provenance = Provenance {
-        game: Ghast::NAME.to_owned(),
+        game: G::NAME.to_owned(),
         game_options: options.clone(),
         generation: 0,
         training_step: 0,

@@ -7,7 +7,7 @@ use std::fs;
 use std::path::Path;
 
 fn load_error(dir: &Path) -> String {
-    Bundle::load(dir).unwrap_err().to_string()
+    Bundle::<ghast::Ghast>::load(dir).unwrap_err().to_string()
 }
 
 #[test]
@@ -26,23 +26,30 @@ fn an_exported_bundle_loads_with_its_settings() {
         "no temporary files left"
     );
 
-    let bundle = Bundle::load(&dir).unwrap();
+    let bundle = Bundle::<ghast::Ghast>::load(&dir).unwrap();
     assert_eq!(bundle.settings.visits, 37);
     assert_eq!(bundle.settings.game_options, options);
     assert_eq!(bundle.settings.search, mcts::SearchConfig::play());
-    assert_eq!(bundle.checkpoint.network.config(), &play::tiny_config());
+    assert_eq!(
+        bundle.checkpoint.network.config(),
+        &play::tiny_config::<ghast::Ghast>(&ghast::GhastOptions::default())
+    );
 
-    let from_file = Bundle::open(&temp.path().join("gen-0000.safetensors")).unwrap();
+    let from_file =
+        Bundle::<ghast::Ghast>::open(&temp.path().join("gen-0000.safetensors")).unwrap();
     assert_eq!(from_file.settings.visits, play::DEFAULT_VISITS);
     assert_eq!(from_file.settings.game_options, options);
-    assert_eq!(Bundle::open(&dir).unwrap().settings, bundle.settings);
+    assert_eq!(
+        Bundle::<ghast::Ghast>::open(&dir).unwrap().settings,
+        bundle.settings
+    );
 }
 
 #[test]
 fn zero_visits_are_refused_at_export() {
     let temp = tempfile::tempdir().unwrap();
     let weights = common::checkpoint(temp.path(), &common::small_options([0, 0]));
-    let error = Bundle::export(&weights, &temp.path().join("bot"), 0).unwrap_err();
+    let error = Bundle::<ghast::Ghast>::export(&weights, &temp.path().join("bot"), 0).unwrap_err();
     assert!(matches!(error, PlayError::Visits(0)), "{error}");
     assert!(!temp.path().join("bot").exists());
 }

@@ -20,7 +20,7 @@ pub fn load_bots(path: &Path, count: usize) -> Result<LoadedBots, PlayError> {
     let mut bots = Vec::new();
     let mut settings = None;
     for _ in 0..count.max(1) {
-        let bundle = Bundle::open(path)?;
+        let bundle = Bundle::<Ghast>::open(path)?;
         // One game's search step sends at most `leaves_per_tree` leaves; larger batches would
         // only lengthen the warm-up.
         let evaluator_settings = EvaluatorSettings {

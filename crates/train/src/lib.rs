@@ -16,6 +16,6 @@ pub use config::{OptimizerKind, TrainerConfig};
 pub use evaluation::EvaluationConfig;
 pub use examples::{Example, example_at};
 pub use run::{Limit, RunSummary, train};
-pub use run_config::{BotConfig, NetworkConfig, RunConfig, RunLimits};
+pub use run_config::{BotConfig, DEFAULT_GAME, NetworkConfig, RunConfig, RunLimits, game_name};
 pub use run_dir::{RunDir, write_atomically};
 pub use trainer::Trainer;

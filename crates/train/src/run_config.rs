@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 
 /// A whole run configuration (a TOML file under configs/). Every table but `[game]` and
 /// `[network]` may be left out for its defaults; an unknown field anywhere is an error that
-/// names it.
+/// names it. `[game] name` says which game the options are for ([`game_name`]); it is read
+/// before the rest, which is then parsed as that game's options.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunConfig<O> {
@@ -60,10 +61,30 @@ impl BotConfig {
     }
 }
 
+/// The game a configuration is for: `[game] name`, `ghast` when it is left out.
+pub fn game_name(text: &str) -> Result<String, String> {
+    let table: toml::Table = toml::from_str(text).map_err(|error| error.to_string())?;
+    match table.get("game").and_then(|game| game.get("name")) {
+        None => Ok(DEFAULT_GAME.to_owned()),
+        Some(toml::Value::String(name)) => Ok(name.clone()),
+        Some(other) => Err(format!("[game] name must be a string, got {other}")),
+    }
+}
+
+/// The game of a configuration without `[game] name`: configurations predate the others.
+pub const DEFAULT_GAME: &str = "ghast";
+
 impl<O: serde::de::DeserializeOwned> RunConfig<O> {
-    /// Parses and checks a configuration file's text; the error names the table and field.
+    /// Parses and checks a configuration file's text, whose `[game] name` (see [`game_name`])
+    /// the caller has matched to `O`; the error names the table and field.
     pub fn parse(text: &str) -> Result<Self, String> {
-        let config: Self = toml::from_str(text).map_err(|error| error.to_string())?;
+        let mut table: toml::Table = toml::from_str(text).map_err(|error| error.to_string())?;
+        if let Some(toml::Value::Table(game)) = table.get_mut("game") {
+            game.remove("name");
+        }
+        let config: Self = toml::Value::Table(table)
+            .try_into()
+            .map_err(|error: toml::de::Error| error.to_string().trim().replace('\n', " "))?;
         config.validate()?;
         Ok(config)
     }

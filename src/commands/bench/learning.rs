@@ -114,7 +114,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let (cpu, wall) = (cpu_seconds(), Instant::now());
         let summary = train::train::<Ghast>(&run, &config, Limit::Minutes(minutes))
             .with_context(|| format!("training run {}", run.root().display()))?;
-        export_bot(&run, &config)?;
+        export_bot::<Ghast>(&run, &config)?;
         Some(Training {
             minutes,
             steps: summary.steps,
@@ -124,7 +124,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         })
     };
     let bot = run.bot();
-    let bundle = play::Bundle::load(&bot)
+    let bundle = play::Bundle::<Ghast>::load(&bot)
         .with_context(|| format!("cannot load the run's bot {}", bot.display()))?;
     let rating_cpu = cpu_seconds();
     let budgets = std::iter::once(None).chain(args.visits.iter().map(|&v| Some(v)));

@@ -24,7 +24,7 @@ use std::io::{self, BufRead, Write};
 /// played since (so that `undo` and `komi` can replay them).
 #[derive(Debug)]
 pub struct Engine {
-    bot: Bot,
+    bot: Bot<Ghast>,
     options: GhastOptions,
     start: Position,
     actions: Vec<usize>,
@@ -33,7 +33,7 @@ pub struct Engine {
 
 impl Engine {
     /// An engine at the start of a game with `options` (usually the bundle's).
-    pub fn new(bot: Bot, options: GhastOptions) -> Engine {
+    pub fn new(bot: Bot<Ghast>, options: GhastOptions) -> Engine {
         let game = Ghast::new(&options);
         Engine {
             bot,

@@ -22,20 +22,25 @@ pub fn small_options(vetoes: [i64; 2]) -> GhastOptions {
 /// Saves an untrained tiny network for `options` in `dir` and returns its weights file.
 pub fn checkpoint(dir: &Path, options: &GhastOptions) -> PathBuf {
     let weights = dir.join("gen-0000.safetensors");
-    play::save_untrained(&weights, options, play::tiny_config()).unwrap();
+    play::save_untrained::<ghast::Ghast>(
+        &weights,
+        options,
+        play::tiny_config::<ghast::Ghast>(options),
+    )
+    .unwrap();
     weights
 }
 
 /// Exports a tiny bundle for `options` with `visits` into `dir/bot` and returns that folder.
 pub fn bundle(dir: &Path, options: &GhastOptions, visits: u32) -> PathBuf {
     let out = dir.join("bot");
-    Bundle::export(&checkpoint(dir, options), &out, visits).unwrap();
+    Bundle::<ghast::Ghast>::export(&checkpoint(dir, options), &out, visits).unwrap();
     out
 }
 
 /// An engine over a tiny bundle for `options`, searching 8 visits a move on the CPU.
 pub fn engine(dir: &Path, options: &GhastOptions) -> Engine {
-    let bundle = Bundle::load(&bundle(dir, options, 8)).unwrap();
+    let bundle = Bundle::<ghast::Ghast>::load(&bundle(dir, options, 8)).unwrap();
     let options = bundle.settings.game_options.clone();
     Engine::new(Bot::new(bundle, Device::Cpu, 7).unwrap(), options)
 }
