@@ -13,22 +13,30 @@ def seed(target, name, data):
     (folder / name).write_bytes(data if isinstance(data, bytes) else data.encode())
 
 
-# moves: a size byte (size - 2), the start position, then the moves of a vector game.
-game = None
-for line in (root / "crates/ghast/tests/data/replay-vectors.txt").read_text().splitlines():
-    if line.startswith("game "):
-        words = line.split()
-        size = int(words[words.index("--size") + 1])
-        game = {"size": size, "lines": []}
-        number = words[1]
-    elif game is not None and line and not line.startswith("#"):
-        if line.startswith("result") or len(game["lines"]) == 40:
-            text = "\n".join(game["lines"])
-            seed("moves", f"game-{number}", bytes([game["size"] - 2]) + text.encode())
-            game = None
-        else:
-            # The start position whole, then only the move of each "move position" line.
-            game["lines"].append(line.split()[0] if game["lines"] else line)
+# moves: a game-and-size byte (odd: Ghast, 2 * (size - 2) + 1; even: Ghodak, 2 * (size - 5)),
+# the start position, then the moves of a vector game.
+def vector_seeds(path, prefix, selector):
+    game = None
+    for line in path.read_text().splitlines():
+        if line.startswith("game "):
+            words = line.split()
+            size = int(words[words.index("--size") + 1])
+            game = {"size": size, "lines": []}
+            number = words[1]
+        elif game is not None and line and not line.startswith("#"):
+            if line.startswith("result") or line == "end" or len(game["lines"]) == 40:
+                text = "\n".join(game["lines"])
+                seed("moves", f"{prefix}-{number}", bytes([selector(game["size"])]) + text.encode())
+                game = None
+            else:
+                # The start position whole, then only the move of each "move position" line.
+                game["lines"].append(line.split()[0] if game["lines"] else line)
+
+
+vector_seeds(root / "crates/ghast/tests/data/replay-vectors.txt", "ghast",
+             lambda size: 2 * (size - 2) + 1)
+vector_seeds(root / "crates/ghodak/tests/data/replay-vectors.txt", "ghodak",
+             lambda size: 2 * (size - 5))
 
 for config in (root / "configs").glob("*.toml"):
     seed("run_config", config.name, config.read_bytes())

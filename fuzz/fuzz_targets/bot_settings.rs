@@ -7,6 +7,8 @@ use std::path::Path;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        let _ = play::BotSettings::parse(text, Path::new("bot.toml"));
+        let path = Path::new("bot.toml");
+        let _ = play::BotSettings::parse::<ghast::Ghast>(text, path);
+        let _ = play::BotSettings::parse::<ghodak::Ghodak>(text, path);
     }
 });
