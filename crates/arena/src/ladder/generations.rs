@@ -1,7 +1,8 @@
 //! The generation checkpoints of a training run: `RUN/models/gen-NNNN.safetensors`, each with
 //! a JSON sidecar that gives its generation, game options and the unix time it was saved.
 
-use ghast::GhastOptions;
+use game::Game;
+use ghast::{Ghast, GhastOptions};
 use serde::Deserialize;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -37,6 +38,13 @@ pub fn find_generations(models: &Path) -> Result<Vec<Generation>, String> {
             continue;
         }
         let sidecar_path = nn::checkpoint::sidecar_path(&path);
+        let game = nn::checkpoint::game_of(&path).map_err(|e| e.to_string())?;
+        if game != Ghast::NAME {
+            return Err(format!(
+                "{}: a checkpoint of {game}; the ladder rates Ghast runs only so far",
+                sidecar_path.display()
+            ));
+        }
         let text =
             fs::read(&sidecar_path).map_err(|e| format!("{}: {e}", sidecar_path.display()))?;
         let sidecar: Sidecar = serde_json::from_slice(&text)
