@@ -25,3 +25,58 @@ fn unbounded_or_nonsense_durations_are_bad_input() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
+
+/// The rules and self-play benches measure Ghodak when asked (by `--game`, or by the config's
+/// `[game] name`), and report figures that are numbers.
+#[test]
+fn benches_measure_ghodak() {
+    let output = ghast(
+        &[
+            "bench",
+            "rules",
+            "--game",
+            "ghodak",
+            "--seconds",
+            "0.2",
+            "--json",
+        ],
+        "",
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(report["moves_per_sec"].as_f64().unwrap() > 0.0, "{report}");
+
+    let output = ghast(
+        &[
+            "bench",
+            "selfplay",
+            "--config",
+            "configs/ghodak-tiny.toml",
+            "--seconds",
+            "0.3",
+            "--json",
+        ],
+        "",
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(
+        report["selfplay_evals_per_sec"].as_f64().unwrap() > 0.0,
+        "{report}"
+    );
+
+    let output = ghast(
+        &[
+            "bench",
+            "selfplay",
+            "--config",
+            "configs/ghodak-tiny.toml",
+            "--size",
+            "4",
+        ],
+        "",
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("size must be 5..=19, got 4"), "{stderr}");
+}

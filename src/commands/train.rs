@@ -81,11 +81,11 @@ fn train_game<G: Planes>(args: &Args, run: &RunDir, path: &Path, text: &str) -> 
     Ok(())
 }
 
-fn config_error(path: &Path, error: String) -> InputError {
+pub fn config_error(path: &Path, error: String) -> InputError {
     InputError(format!("config {}: {error}", path.display()))
 }
 
-fn read_config_text(path: &Path) -> Result<String, InputError> {
+pub fn read_config_text(path: &Path) -> Result<String, InputError> {
     std::fs::read_to_string(path).map_err(|error| config_error(path, error.to_string()))
 }
 

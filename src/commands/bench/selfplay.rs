@@ -1,8 +1,12 @@
-use crate::commands::train::read_config;
+use crate::commands::train::{config_error, read_config_text};
 use clap::Args as ClapArgs;
-use ghast::{Ghast, RawOptions};
+use game::{Game, Planes};
+use ghast::Ghast;
+use ghodak::Ghodak;
+use serde::{Serialize, de::DeserializeOwned};
 use std::path::PathBuf;
 use std::time::Duration;
+use train::RunConfig;
 
 /// Self-play evaluations per second against bare forward passes of the same net at the same
 /// batch size, measured in one run; their ratio is the loop's efficiency. The loop runs the
@@ -15,7 +19,8 @@ pub struct Args {
     /// Seconds for each of the two measurements.
     #[arg(long, default_value = "10", value_parser = super::seconds)]
     seconds: Duration,
-    /// The run configuration whose self-play, board and network are measured.
+    /// The run configuration whose game, self-play, board and network are measured (for
+    /// Ghodak: configs/ghodak9.toml).
     #[arg(long, default_value = "configs/small.toml")]
     config: PathBuf,
     /// Board size, instead of the config's.
@@ -30,13 +35,35 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let (config, _) = read_config(&args.config)?;
-    let options = RawOptions {
-        size: args.size.unwrap_or(i64::from(config.game.size())),
-        ..config.game.raw().clone()
+    let text = read_config_text(&args.config)?;
+    let game = train::game_name(&text).map_err(|error| config_error(&args.config, error))?;
+    match game.as_str() {
+        Ghast::NAME => measure::<Ghast>(&args, &text),
+        Ghodak::NAME => measure::<Ghodak>(&args, &text),
+        other => Err(config_error(
+            &args.config,
+            format!("[game] name `{other}` is not a game this build plays (ghast, ghodak)"),
+        )
+        .into()),
     }
-    .validate()
-    .map_err(|error| crate::InputError(format!("--size: {error}")))?;
+}
+
+/// The config's game options with another board size, through their serialized form (every
+/// game calls it `size`), so that the game's own validation checks it.
+fn with_size<O: Serialize + DeserializeOwned>(options: &O, size: i64) -> anyhow::Result<O> {
+    let mut value = serde_json::to_value(options)?;
+    value["size"] = size.into();
+    serde_json::from_value(value)
+        .map_err(|error| crate::InputError(format!("--size {size}: {error}")).into())
+}
+
+fn measure<G: Planes>(args: &Args, text: &str) -> anyhow::Result<()> {
+    let config: RunConfig<G::Options> =
+        RunConfig::parse(text).map_err(|error| config_error(&args.config, error))?;
+    let options = match args.size {
+        Some(size) => with_size(&config.game, size)?,
+        None => config.game.clone(),
+    };
     let net = match args.net {
         Some(net) => net,
         None => config.network.size().map_err(crate::InputError)?,
@@ -50,7 +77,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         selfplay.games_in_flight = games;
     }
-    let report = train::bench::selfplay::<Ghast>(&options, net, selfplay, args.seconds)?;
+    let report = train::bench::selfplay::<G>(&options, net, selfplay, args.seconds)?;
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
