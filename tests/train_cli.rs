@@ -305,8 +305,8 @@ fn old_generations_are_thinned_to_every_nth_and_the_newest() {
     );
 }
 
-/// The game is named once, in the config: a Ghodak run trains, exports a Ghodak bot, and the
-/// tools that play Ghast only so far refuse that bot by its game.
+/// The game is named once, in the config: a Ghodak run trains, exports a Ghodak bot that
+/// speaks GTP in Go terms, and the tools that play Ghast only so far refuse it by its game.
 #[test]
 fn a_ghodak_config_trains_and_exports_a_ghodak_bot() {
     let dir = tempfile::tempdir().unwrap();
@@ -339,10 +339,36 @@ fn a_ghodak_config_trains_and_exports_a_ghodak_bot() {
         "{stdout}"
     );
 
-    let output = ghast()
-        .args(["gtp", "--bot"])
+    let mut gtp = ghast()
+        .args(["gtp", "--cpu", "--bot"])
         .arg(&exported)
-        .stdin(Stdio::null())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(
+        gtp.stdin.as_mut().unwrap(),
+        b"name\nboardsize 5\nkomi 0.5\nplay black C3\ngenmove white\nfinal_score\nquit\n",
+    )
+    .unwrap();
+    let output = gtp.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let answers: Vec<&str> = stdout.split("\n\n").collect();
+    assert_eq!(answers[0], "= ghast", "{stdout}");
+    assert!(
+        answers[5].starts_with("= B+") || answers[5].starts_with("= W+"),
+        "{stdout}"
+    );
+
+    let output = ghast()
+        .args(["serve", "--bot"])
+        .arg(&exported)
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);

@@ -1,7 +1,9 @@
 use crate::InputError;
 use anyhow::Context;
 use clap::Args as ClapArgs;
+use game::{Game, GtpGame, Planes};
 use ghast::Ghast;
+use ghodak::Ghodak;
 use play::gtp::Engine;
 use play::{Bot, Bundle};
 use std::io::{BufWriter, stdin, stdout};
@@ -9,16 +11,20 @@ use std::path::PathBuf;
 use tch::Device;
 
 /// Speaks GTP version 2 on standard input and output (logs go to standard error), for GUIs,
-/// tournament managers and `ghast arena`.
+/// tournament managers and `ghast arena`. The game is the bot's: Ghast or Ghodak.
 #[derive(ClapArgs)]
 #[command(after_long_help = "\
-Colours: `orange` and `blue`; as in Go, `black`/`b` is Orange (the first player) and \
+Ghodak bots speak GTP as Go programs do: `black`/`white`, points `A1`..`T19` without `I`, \
+`final_score` as `B+3.5`, `W+0.5` or `0` (area scores, komi included), so GNU Go, Pachi and \
+GUIs such as Sabaki drive them.
+
+Ghast colours: `orange` and `blue`; as in Go, `black`/`b` is Orange (the first player) and \
 `white`/`w` is Blue. Moves are written as in RULES.md: `f6:3`, `pass`, and `accept`/`veto` \
 to answer a placement when vetoes are in play. The side to move follows the game: while a \
 placement awaits its answer, the answering side is to move, so `play` and `genmove` of the \
 other colour are refused.
 
-final_score: `O+3` means Orange wins by 3, `B+2.5` Blue by 2.5, `0` a draw (scores are \
+Ghast final_score: `O+3` means Orange wins by 3, `B+2.5` Blue by 2.5, `0` a draw (scores are \
 tiles on the board, plus komi for Blue).
 
 Extensions: `ghast-position` prints the position string, `ghast-set_position <position>` \
@@ -43,8 +49,21 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    let game = play::game_of(&args.bot).map_err(|e| InputError(e.to_string()))?;
+    match game.as_str() {
+        Ghast::NAME => speak::<Ghast>(&args),
+        Ghodak::NAME => speak::<Ghodak>(&args),
+        other => Err(InputError(format!(
+            "bot {}: game `{other}` is not one this build plays (ghast, ghodak)",
+            args.bot.display()
+        ))
+        .into()),
+    }
+}
+
+fn speak<G: GtpGame + Planes>(args: &Args) -> anyhow::Result<()> {
     let input_error = |e: play::PlayError| anyhow::Error::new(InputError(e.to_string()));
-    let bundle = Bundle::<Ghast>::open(&args.bot).map_err(input_error)?;
+    let bundle = Bundle::<G>::open(&args.bot).map_err(input_error)?;
     let options = bundle.settings.game_options.clone();
     let device = if args.cpu {
         Device::Cpu

@@ -1,5 +1,4 @@
 use crate::InputError;
-use anyhow::Context;
 use clap::Args as ClapArgs;
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -65,8 +64,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     // Each search evaluates one leaf at a time; libtorch's threads would only fight them.
     nn::set_intra_op_threads((cores / searches).max(1));
-    let loaded = serve::load_bots(&args.bot, searches)
-        .with_context(|| format!("loading the bot from {}", args.bot.display()))?;
+    let loaded = serve::load_bots(&args.bot, searches).map_err(|error| {
+        crate::InputError(format!(
+            "loading the bot from {}: {error}",
+            args.bot.display()
+        ))
+    })?;
     let visits = args.visits.unwrap_or(loaded.visits);
     let app = serve::App::new(loaded.bots, loaded.options, visits);
     let limits = serve::Limits {

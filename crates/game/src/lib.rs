@@ -4,10 +4,12 @@
 //! game (a Go variant, Vastuz, ...) plugs in without touching them. Actions are dense indices
 //! so that a policy is a plain vector and a network head maps onto it directly.
 
+mod gtp;
 mod outcome;
 mod planes;
 mod side;
 
+pub use gtp::GtpGame;
 pub use outcome::Outcome;
 pub use planes::{PlaneShape, Planes, PolicyLayout};
 pub use side::Side;

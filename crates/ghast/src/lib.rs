@@ -7,8 +7,10 @@ mod action;
 pub mod bench;
 mod bits;
 mod board;
+mod diagram;
 mod game_impl;
 mod ghast;
+mod gtp_impl;
 mod hex;
 mod history;
 mod options;
@@ -22,6 +24,7 @@ mod tile;
 
 pub use action::{Action, MoveError, MoveProblem};
 pub use bits::{Bits, U256};
+pub use diagram::{colour_name, diagram};
 pub use ghast::Ghast;
 pub use hex::{DIRECTIONS, Geometry, HexError};
 pub use options::{GhastOptions, OptionsError, RawOptions, parse_vetoes};

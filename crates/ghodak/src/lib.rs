@@ -7,6 +7,7 @@
 pub mod bench;
 mod game_impl;
 mod ghodak;
+mod gtp_impl;
 mod options;
 mod planes;
 mod point;

@@ -6,7 +6,6 @@
 //! [`gtp::Engine`] speaks the Go Text Protocol over any reader and writer, so that GUIs,
 //! tournament managers and tests drive it alike.
 
-mod board;
 mod bot;
 mod bundle;
 mod error;
@@ -14,7 +13,6 @@ pub mod gtp;
 mod settings;
 mod untrained;
 
-pub use board::diagram;
 pub use bot::{Analysis, Bot, MoveStats};
 pub use bundle::{BOT_FILE, Bundle, SIDECAR_FILE, WEIGHTS_FILE, game_of};
 pub use error::PlayError;

@@ -2,11 +2,12 @@
 
 mod common;
 
-use game::{Game, Side};
+use game::{Game, GtpGame, Planes, Side};
+use ghast::Ghast;
 use play::gtp::{Command, Engine};
 use std::io::Cursor;
 
-fn send(engine: &mut Engine, line: &str) -> Result<String, String> {
+fn send<G: GtpGame + Planes>(engine: &mut Engine<G>, line: &str) -> Result<String, String> {
     engine.execute(&Command::parse(line).expect("a command line"))
 }
 
@@ -17,7 +18,7 @@ fn colour(side: Side) -> &'static str {
     }
 }
 
-fn engine(vetoes: [i64; 2]) -> (tempfile::TempDir, Engine) {
+fn engine(vetoes: [i64; 2]) -> (tempfile::TempDir, Engine<Ghast>) {
     let temp = tempfile::tempdir().unwrap();
     let engine = common::engine(temp.path(), &common::small_options(vetoes));
     (temp, engine)
@@ -25,7 +26,7 @@ fn engine(vetoes: [i64; 2]) -> (tempfile::TempDir, Engine) {
 
 /// Plays a game where the bot's moves alternate with the first legal move, whichever side is
 /// to move (veto answers included), and returns the number of moves.
-fn play_out(engine: &mut Engine) -> usize {
+fn play_out<G: GtpGame + Planes>(engine: &mut Engine<G>) -> usize {
     let mut legal = Vec::new();
     for moves in 0.. {
         let game = engine.game();
@@ -222,4 +223,50 @@ fn run_frames_responses_and_stops_at_quit() {
         String::from_utf8(out).unwrap(),
         "=1 ghast\n\n= 2\n\n?7 unknown command\n\n= true\n\n= false\n\n=9 \n\n"
     );
+}
+
+/// A Ghodak bot speaks GTP as Go programs do: `boardsize`, `komi`, `black`/`white`, `D4`,
+/// `showboard` with X and O, and `final_score` as `B+`/`W+`, through a whole game.
+#[test]
+fn ghodak_plays_a_whole_game_in_go_terms() {
+    let temp = tempfile::tempdir().unwrap();
+    let options = ghodak::GhodakOptions::default();
+    let weights = temp.path().join("gen-0000.safetensors");
+    play::save_untrained::<ghodak::Ghodak>(
+        &weights,
+        &options,
+        play::tiny_config::<ghodak::Ghodak>(&options),
+    )
+    .unwrap();
+    let bundle =
+        play::Bundle::<ghodak::Ghodak>::export(&weights, &temp.path().join("bot"), 8).unwrap();
+    let bot = play::Bot::new(bundle, tch::Device::Cpu, 7).unwrap();
+    let mut engine = Engine::new(bot, options);
+
+    assert_eq!(send(&mut engine, "boardsize 5"), Ok(String::new()));
+    assert_eq!(send(&mut engine, "komi 0.5"), Ok(String::new()));
+    assert_eq!(send(&mut engine, "play black C3"), Ok(String::new()));
+    assert_eq!(
+        send(&mut engine, "play black D4"),
+        Err("it is white's turn to move, not black's".into())
+    );
+    let error = send(&mut engine, "play white c3").unwrap_err();
+    assert!(error.contains("C3 is occupied"), "{error}");
+    let reply = send(&mut engine, "genmove white").unwrap();
+    assert!(reply == "pass" || reply.len() == 2, "a Go point: {reply}");
+    let board = send(&mut engine, "showboard").unwrap();
+    assert!(board.contains("    A B C D E\n 5 "), "{board}");
+    assert!(board.contains(" 3  . . X . . 3"), "{board}");
+    assert_eq!(send(&mut engine, "undo"), Ok(String::new()));
+    assert_eq!(send(&mut engine, "final_score"), Ok("B+24.5".into()));
+
+    let moves = play_out(&mut engine);
+    assert!(moves > 0 && engine.game().outcome().is_some());
+    let score = send(&mut engine, "final_score").unwrap();
+    assert!(
+        score == "0" || score.starts_with("B+") || score.starts_with("W+"),
+        "{score}"
+    );
+    let error = send(&mut engine, "genmove black").unwrap_err();
+    assert!(error.contains("the game is over"), "{error}");
 }

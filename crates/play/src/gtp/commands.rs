@@ -1,10 +1,8 @@
 //! What each GTP command does.
 
-use super::{Engine, colour::parse_colour, protocol::Command, score::final_score};
-use crate::board::{colour_name, diagram};
+use super::{Engine, colour::parse_colour, protocol::Command};
 use crate::bot::Analysis;
-use game::{Game, Side};
-use ghast::{Ghast, Position, RawOptions};
+use game::{GtpGame, Planes};
 use mcts::players::Player;
 use std::fmt::Write;
 
@@ -35,7 +33,7 @@ const ANALYZE_MOVES: usize = 10;
 
 type Response = Result<String, String>;
 
-impl Engine {
+impl<G: GtpGame + Planes> Engine<G> {
     /// The response to one command (`Err` for a `?` response).
     pub fn execute(&mut self, command: &Command) -> Response {
         let args: Vec<&str> = command.args.iter().map(String::as_str).collect();
@@ -48,7 +46,7 @@ impl Engine {
             ("quit", []) => Ok(String::new()),
             ("boardsize", [size]) => self.boardsize(size),
             ("clear_board", []) => {
-                let start = Position::empty(self.options.geometry());
+                let start = G::new(&self.options).position_text();
                 self.reset(self.options.clone(), start, Vec::new());
                 Ok(String::new())
             }
@@ -56,9 +54,9 @@ impl Engine {
             ("play", [colour, text]) => self.play(colour, text),
             ("genmove", [colour]) => self.genmove(colour),
             ("undo", []) => self.undo(),
-            ("showboard", []) => Ok(format!("\n{}", diagram(&self.game))),
-            ("final_score", []) => Ok(final_score(&self.game)),
-            ("ghast-position", []) => Ok(self.game.to_string()),
+            ("showboard", []) => Ok(format!("\n{}", self.game.diagram())),
+            ("final_score", []) => Ok(self.game.final_score()),
+            ("ghast-position", []) => Ok(self.game.position_text()),
             ("ghast-set_position", [_, ..]) => self.set_position(&args.join(" ")),
             ("ghast-analyze", []) => self.analyze(None),
             ("ghast-analyze", [visits]) => self.analyze(Some(parse_visits(visits)?)),
@@ -80,10 +78,9 @@ impl Engine {
         let size: i64 = size
             .parse()
             .map_err(|_| "boardsize not an integer".to_owned())?;
-        let options = self
-            .raw_options(|raw| raw.size = size)
-            .map_err(|_| "unacceptable size".to_owned())?;
-        let start = Position::empty(options.geometry());
+        let options =
+            G::with_size(&self.options, size).map_err(|_| "unacceptable size".to_owned())?;
+        let start = G::new(&options).position_text();
         self.reset(options, start, Vec::new());
         Ok(String::new())
     }
@@ -91,20 +88,9 @@ impl Engine {
     /// Changes komi and keeps the game: komi decides only who wins at the end.
     fn komi(&mut self, komi: &str) -> Response {
         let komi: f64 = komi.parse().map_err(|_| "komi not a float".to_owned())?;
-        let options = self
-            .raw_options(|raw| raw.komi = komi)
-            .map_err(|e| e.to_string())?;
+        let options = G::with_komi(&self.options, komi)?;
         self.reset(options, self.start.clone(), self.actions.clone());
         Ok(String::new())
-    }
-
-    fn raw_options(
-        &self,
-        change: impl FnOnce(&mut RawOptions),
-    ) -> Result<ghast::GhastOptions, ghast::OptionsError> {
-        let mut raw = self.options.raw().clone();
-        change(&mut raw);
-        raw.validate()
     }
 
     fn play(&mut self, colour: &str, text: &str) -> Response {
@@ -135,24 +121,20 @@ impl Engine {
         text
     }
 
-    /// Checks that `colour` is the side to move (which, with vetoes, is not simply the other
-    /// side of the last move) and that the game goes on.
+    /// Checks that `colour` is the side to move (which, with Ghast's vetoes, is not simply
+    /// the other side of the last move) and that the game goes on.
     fn check_turn(&self, colour: &str) -> Result<(), String> {
-        let side = parse_colour(colour)?;
+        let side = parse_colour::<G>(colour)?;
         if self.game.outcome().is_some() {
             return Err("the game is over".into());
         }
         let to_move = self.game.to_move();
         if side != to_move {
-            let task = if self.game.pending().is_some() {
-                "to accept or veto"
-            } else {
-                "to move"
-            };
             return Err(format!(
-                "it is {}'s turn {task}, not {}'s",
-                colour_name(to_move),
-                colour_name(side)
+                "it is {}'s turn {}, not {}'s",
+                G::COLOURS[to_move.index()],
+                self.game.turn_task(),
+                G::COLOURS[side.index()]
             ));
         }
         Ok(())
@@ -168,15 +150,10 @@ impl Engine {
     /// Starts from a position string; a board of another size changes the size, as
     /// `boardsize` would.
     fn set_position(&mut self, text: &str) -> Response {
-        let position: Position = text
-            .parse()
-            .map_err(|e: ghast::PositionError| e.to_string())?;
-        let size = i64::from(position.geometry.size());
-        let options = self
-            .raw_options(|raw| raw.size = size)
-            .map_err(|e| e.to_string())?;
-        Ghast::from_position_str(&options, text).map_err(|e| e.to_string())?;
-        self.reset(options, position, Vec::new());
+        let size = G::position_size(text)?;
+        let options = G::with_size(&self.options, size)?;
+        let start = G::from_position_text(&options, text)?.position_text();
+        self.reset(options, start, Vec::new());
         Ok(String::new())
     }
 
@@ -187,14 +164,16 @@ impl Engine {
             .bot
             .analyze(&self.game, visits)
             .map_err(|e| e.to_string())?;
-        Ok(format_analysis(&analysis, self.game.to_move()))
+        Ok(format_analysis(
+            &analysis,
+            G::COLOURS[self.game.to_move().index()],
+        ))
     }
 }
 
-fn format_analysis(analysis: &Analysis, to_move: Side) -> String {
+fn format_analysis(analysis: &Analysis, to_move: &str) -> String {
     let mut out = format!(
-        "to_move {} value {:.3} winrate {:.3} visits {}",
-        colour_name(to_move),
+        "to_move {to_move} value {:.3} winrate {:.3} visits {}",
         analysis.value,
         analysis.win_probability(),
         analysis.total_visits

@@ -1,50 +1,49 @@
-//! A GTP version 2 engine for Ghast, over any reader and writer.
+//! A GTP version 2 engine for any game that speaks GTP ([`game::GtpGame`]), over any reader
+//! and writer.
 //!
-//! Colours are `orange` and `blue` (Go's `black`/`b` is Orange, the first player, and
-//! `white`/`w` is Blue); moves are RULES.md notation (`f6:3`, `pass`, `accept`, `veto`). The
-//! side to move follows the game, not strict alternation: while a placement awaits its veto
-//! answer, the answering side is to move. Extensions are prefixed `ghast-`.
+//! Colours are the game's (Ghast: `orange` and `blue`; Ghodak: `black` and `white`); Go's
+//! `black`/`b` always names the first player and `white`/`w` the second. Moves are in the
+//! game's notation (Ghast: `f6:3`, `pass`, `accept`, `veto`; Ghodak: `D4`, `pass`). The
+//! side to move follows the game, not strict alternation: in Ghast, while a placement awaits
+//! its veto answer, the answering side is to move. Extensions are prefixed `ghast-`.
 
 mod colour;
 mod commands;
 mod protocol;
-mod score;
 
 pub use colour::parse_colour;
 pub use commands::COMMANDS;
 pub use protocol::{Command, write_response};
-pub use score::final_score;
 
 use crate::bot::Bot;
-use game::Game;
-use ghast::{Ghast, GhastOptions, Position};
+use game::{GtpGame, Planes};
 use std::io::{self, BufRead, Write};
 
-/// The engine's state: the bot, the game's options, where the game started and the moves
-/// played since (so that `undo` and `komi` can replay them).
+/// The engine's state: the bot, the game's options, where the game started (its position
+/// string) and the moves played since (so that `undo` and `komi` can replay them).
 #[derive(Debug)]
-pub struct Engine {
-    bot: Bot<Ghast>,
-    options: GhastOptions,
-    start: Position,
+pub struct Engine<G: GtpGame + Planes> {
+    bot: Bot<G>,
+    options: G::Options,
+    start: String,
     actions: Vec<usize>,
-    game: Ghast,
+    game: G,
 }
 
-impl Engine {
+impl<G: GtpGame + Planes> Engine<G> {
     /// An engine at the start of a game with `options` (usually the bundle's).
-    pub fn new(bot: Bot<Ghast>, options: GhastOptions) -> Engine {
-        let game = Ghast::new(&options);
+    pub fn new(bot: Bot<G>, options: G::Options) -> Self {
+        let game = G::new(&options);
         Engine {
             bot,
-            start: game.position(),
+            start: game.position_text(),
             options,
             actions: Vec::new(),
             game,
         }
     }
 
-    pub fn game(&self) -> &Ghast {
+    pub fn game(&self) -> &G {
         &self.game
     }
 
@@ -71,8 +70,9 @@ impl Engine {
     /// Starts over from `start` with `options`, replaying `actions` (all legal there: they
     /// were played from it before, and options that can change mid-game do not change which
     /// moves are legal).
-    fn reset(&mut self, options: GhastOptions, start: Position, actions: Vec<usize>) {
-        let mut game = Ghast::from_position(&options, &start);
+    fn reset(&mut self, options: G::Options, start: String, actions: Vec<usize>) {
+        let mut game =
+            G::from_position_text(&options, &start).expect("a start position read before");
         for &action in &actions {
             game.apply(action);
         }

@@ -39,7 +39,7 @@ pub fn bundle(dir: &Path, options: &GhastOptions, visits: u32) -> PathBuf {
 }
 
 /// An engine over a tiny bundle for `options`, searching 8 visits a move on the CPU.
-pub fn engine(dir: &Path, options: &GhastOptions) -> Engine {
+pub fn engine(dir: &Path, options: &GhastOptions) -> Engine<ghast::Ghast> {
     let bundle = Bundle::<ghast::Ghast>::load(&bundle(dir, options, 8)).unwrap();
     let options = bundle.settings.game_options.clone();
     Engine::new(Bot::new(bundle, Device::Cpu, 7).unwrap(), options)

@@ -1,7 +1,8 @@
 //! An ASCII picture of a position, for GTP's `showboard` and for people at a terminal.
 
+use crate::ghast::Ghast;
+use crate::position::Piece;
 use game::{Game, Side};
-use ghast::{Ghast, Piece};
 use std::fmt::Write;
 
 /// Horizontal characters per hex; a row is shifted by half of it from the row above, which is
@@ -65,7 +66,7 @@ fn colour_letter(side: Side) -> char {
 }
 
 /// The colour's name as GTP and the rules write it.
-pub(crate) fn colour_name(side: Side) -> &'static str {
+pub fn colour_name(side: Side) -> &'static str {
     match side {
         Side::First => "orange",
         Side::Second => "blue",
@@ -101,7 +102,7 @@ fn summary(game: &Ghast) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ghast::RawOptions;
+    use crate::RawOptions;
 
     fn game(size: i64, position: &str) -> Ghast {
         let options = RawOptions {

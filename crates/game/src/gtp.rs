@@ -1,0 +1,34 @@
+use crate::Game;
+
+/// How a game speaks the Go Text Protocol, so that one engine and one referee serve every
+/// game: the colour names, `final_score`, `showboard`, and the options GTP may change.
+pub trait GtpGame: Game {
+    /// The names of the first and second side in GTP commands (`black`/`b` and `white`/`w`
+    /// are always accepted too, as Go tools send them).
+    const COLOURS: [&'static str; 2];
+
+    /// The answer to `final_score`: the leader's letter, `+`, the lead (`B+3.5`), or `0`.
+    fn final_score(&self) -> String;
+
+    /// The board in ASCII for `showboard`, with whose move it is and the position string.
+    fn diagram(&self) -> String;
+
+    /// What the side to move is asked to do, for error messages (`to move`; Ghast: `to accept
+    /// or veto` while a placement awaits its answer).
+    fn turn_task(&self) -> &'static str {
+        "to move"
+    }
+
+    /// The options with another board size (GTP `boardsize`); the error says why not.
+    fn with_size(options: &Self::Options, size: i64) -> Result<Self::Options, String>;
+
+    /// The options with another komi (GTP `komi`); the error says why not.
+    fn with_komi(options: &Self::Options, komi: f64) -> Result<Self::Options, String>;
+
+    /// The board size a position string describes, so that setting a position of another
+    /// size changes the size as `boardsize` would.
+    fn position_size(text: &str) -> Result<i64, String>;
+
+    /// Reads a position string (the game's notation) under `options`.
+    fn from_position_text(options: &Self::Options, text: &str) -> Result<Self, String>;
+}
