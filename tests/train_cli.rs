@@ -202,45 +202,35 @@ fn a_checkpoint_cut_off_between_weights_and_sidecar_is_trained_again() {
     }
 }
 
+/// `ghast train` on a config of `text` exits with status 2 and a message containing `needle`.
+fn assert_config_refused(dir: &Path, text: &str, needle: &str) {
+    let config = dir.join("refused.toml");
+    std::fs::write(&config, text).unwrap();
+    let output = ghast()
+        .args(["train", "--config"])
+        .arg(&config)
+        .arg("--run")
+        .arg(dir.join("refused-run"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(needle), "{needle}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
 #[test]
 fn a_second_start_in_the_same_folder_is_refused_and_bad_configs_are_named() {
     let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("bad.toml");
-    std::fs::write(
-        &config,
+    assert_config_refused(
+        dir.path(),
         "[game]\nsize = 3\nwin_margn = 2\n[network]\npreset = \"tiny\"\n",
-    )
-    .unwrap();
-    let output = ghast()
-        .args(["train", "--config"])
-        .arg(&config)
-        .arg("--run")
-        .arg(dir.path().join("r"))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.contains("win_margn"),
-        "the unknown field is named: {stderr}"
+        "win_margn",
     );
-    assert!(!stderr.contains("panicked"), "{stderr}");
-
     let tiny = std::fs::read_to_string("configs/tiny.toml").unwrap();
     let zero_visits = tiny.replace("cheap_visits = 4", "cheap_visits = 0");
     assert_ne!(zero_visits, tiny, "configs/tiny.toml sets cheap_visits = 4");
-    std::fs::write(&config, zero_visits).unwrap();
-    let output = ghast()
-        .args(["train", "--config"])
-        .arg(&config)
-        .arg("--run")
-        .arg(dir.path().join("zero"))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("cheap_visits"), "{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_config_refused(dir.path(), &zero_visits, "cheap_visits");
 
     let run = dir.path().join("run");
     std::fs::create_dir_all(&run).unwrap();
@@ -378,24 +368,10 @@ fn a_ghodak_config_trains_and_exports_a_ghodak_bot() {
         "{stderr}"
     );
 
-    let unknown = dir.path().join("chess.toml");
     let text = std::fs::read_to_string("configs/ghodak-tiny.toml").unwrap();
-    std::fs::write(
-        &unknown,
-        text.replace("name = \"ghodak\"", "name = \"chess\""),
-    )
-    .unwrap();
-    let output = ghast()
-        .args(["train", "--config"])
-        .arg(&unknown)
-        .arg("--run")
-        .arg(dir.path().join("chess"))
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.contains("[game] name `chess` is not a game"),
-        "{stderr}"
+    assert_config_refused(
+        dir.path(),
+        &text.replace("name = \"ghodak\"", "name = \"chess\""),
+        "[game] name `chess` is not a game",
     );
 }

@@ -1,4 +1,4 @@
-use crate::Game;
+use crate::{Game, Outcome, Side};
 
 /// How a game speaks the Go Text Protocol, so that one engine and one referee serve every
 /// game: the colour names, `final_score`, `showboard`, and the options GTP may change.
@@ -31,4 +31,21 @@ pub trait GtpGame: Game {
 
     /// Reads a position string (the game's notation) under `options`.
     fn from_position_text(options: &Self::Options, text: &str) -> Result<Self, String>;
+}
+
+/// The `final_score` text: `letters[winner]`, `+`, the lead (`B+3.5`), or `0` for a draw.
+/// `lead` is the first side's score minus the second's. A finished game names the winner its
+/// `outcome` says, whichever rule ended it; a game in progress is scored as it stands.
+pub fn final_score_text(outcome: Option<Outcome>, lead: f64, letters: [char; 2]) -> String {
+    let winner = match outcome {
+        Some(Outcome::Win(side)) => Some(side),
+        Some(Outcome::Draw) => None,
+        None if lead > 0.0 => Some(Side::First),
+        None if lead < 0.0 => Some(Side::Second),
+        None => None,
+    };
+    match winner {
+        None => "0".to_owned(),
+        Some(side) => format!("{}+{}", letters[side.index()], lead.abs()),
+    }
 }

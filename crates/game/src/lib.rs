@@ -9,7 +9,7 @@ mod outcome;
 mod planes;
 mod side;
 
-pub use gtp::GtpGame;
+pub use gtp::{GtpGame, final_score_text};
 pub use outcome::Outcome;
 pub use planes::{PlaneShape, Planes, PolicyLayout};
 pub use side::Side;

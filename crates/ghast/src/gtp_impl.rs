@@ -3,7 +3,7 @@
 use crate::ghast::Ghast;
 use crate::options::{GhastOptions, RawOptions};
 use crate::position::Position;
-use game::{Game, GtpGame, Outcome, Side};
+use game::{Game, GtpGame, Side, final_score_text};
 
 fn changed(
     options: &GhastOptions,
@@ -23,18 +23,7 @@ impl GtpGame for Ghast {
     /// tiles, komi aside); a game in progress is scored as it stands.
     fn final_score(&self) -> String {
         let lead = self.score(Side::First) - self.score(Side::Second);
-        let winner = match self.outcome() {
-            Some(Outcome::Win(side)) => Some(side),
-            Some(Outcome::Draw) => None,
-            None if lead > 0.0 => Some(Side::First),
-            None if lead < 0.0 => Some(Side::Second),
-            None => None,
-        };
-        match winner {
-            None => "0".to_owned(),
-            Some(Side::First) => format!("O+{}", lead.abs()),
-            Some(Side::Second) => format!("B+{}", lead.abs()),
-        }
+        final_score_text(self.outcome(), f64::from(lead), ['O', 'B'])
     }
 
     fn diagram(&self) -> String {

@@ -145,10 +145,11 @@ impl Ghodak {
         })
     }
 
-    /// A hash of the stones, the side to move, the ko point and a pending pass: everything
-    /// that decides the game from here but the move count.
+    /// A hash of the stones, the side to move, the ko point, a pending pass and the number of
+    /// moves played (the move limit makes it matter, and the network reads it): everything
+    /// that decides the game from here.
     pub fn hash(&self) -> u64 {
-        let mut key = self.stones_key;
+        let mut key = self.stones_key ^ zobrist::moves_played(self.moves_played);
         if self.to_move == Side::Second {
             key ^= zobrist::WHITE_TO_MOVE;
         }

@@ -3,7 +3,7 @@
 
 use crate::ghodak::Ghodak;
 use crate::options::{GhodakOptions, RawOptions};
-use game::{GtpGame, Outcome, Side};
+use game::{GtpGame, Side, final_score_text};
 use std::fmt::Write;
 
 const COLUMNS: &str = "ABCDEFGHJKLMNOPQRST";
@@ -25,18 +25,7 @@ impl GtpGame for Ghodak {
     fn final_score(&self) -> String {
         let [black, white] = self.half_scores();
         let lead = f64::from(black - white) / 2.0;
-        let winner = match self.result().map(|result| result.outcome) {
-            Some(Outcome::Win(side)) => Some(side),
-            Some(Outcome::Draw) => None,
-            None if lead > 0.0 => Some(Side::First),
-            None if lead < 0.0 => Some(Side::Second),
-            None => None,
-        };
-        match winner {
-            None => "0".to_owned(),
-            Some(Side::First) => format!("B+{}", lead.abs()),
-            Some(Side::Second) => format!("W+{}", lead.abs()),
-        }
+        final_score_text(self.result().map(|result| result.outcome), lead, ['B', 'W'])
     }
 
     /// GNU Go's layout: column letters above and below, row numbers on both sides, `X` Black,

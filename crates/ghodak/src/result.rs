@@ -31,18 +31,6 @@ pub struct GameResult {
     pub half_scores: [i32; 2],
 }
 
-impl GameResult {
-    /// The GTP `final_score` form: `B+3.5`, `W+0.5`, or `0` for a draw.
-    pub fn final_score(&self) -> String {
-        let lead = f64::from(self.half_scores[0] - self.half_scores[1]) / 2.0;
-        match self.outcome {
-            Outcome::Draw => "0".to_string(),
-            Outcome::Win(Side::First) => format!("B+{lead}"),
-            Outcome::Win(Side::Second) => format!("W+{}", -lead),
-        }
-    }
-}
-
 impl fmt::Display for GameResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let winner = match self.outcome {

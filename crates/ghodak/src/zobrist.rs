@@ -35,3 +35,8 @@ pub fn stone(padded: usize, colour: u8) -> u64 {
 pub fn ko(padded: usize) -> u64 {
     KEYS[padded][2]
 }
+
+/// The key of the number of moves played: the move limit makes it part of the future.
+pub fn moves_played(moves: u16) -> u64 {
+    mix(u64::from(moves) << 32 | 0x6d6f_7665)
+}
