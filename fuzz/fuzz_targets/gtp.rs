@@ -21,7 +21,7 @@ fn weights() -> &'static PathBuf {
                 &GhastOptions::default(),
                 play::tiny_config::<ghast::Ghast>(&GhastOptions::default()),
             )
-                .expect("save the untrained bot");
+            .expect("save the untrained bot");
             (dir, weights)
         })
         .1
@@ -42,7 +42,8 @@ fuzz_target!(|data: &[u8]| {
         .filter(|line| !expensive(line))
         .map(|line| format!("{line}\n"))
         .collect();
-    let bundle = Bundle::<ghast::Ghast>::from_checkpoint(weights(), 8).expect("the untrained bot loads");
+    let bundle =
+        Bundle::<ghast::Ghast>::from_checkpoint(weights(), 8).expect("the untrained bot loads");
     let options = bundle.settings.game_options.clone();
     let bot = Bot::new(bundle, tch::Device::Cpu, 0).expect("the untrained bot plays");
     let mut output = Vec::new();

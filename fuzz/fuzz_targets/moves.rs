@@ -4,11 +4,13 @@
 //! panic. Input: a game-and-size byte, a position line, then one move per line. Odd bytes
 //! play Ghast (sizes 2..=7), even ones Ghodak (sizes 5..=19).
 
-use game::Game;
+use game::GtpGame;
 use libfuzzer_sys::fuzz_target;
 
-/// Plays each line that parses as a legal move, from `game`, until the game ends.
-fn play_lines<G: Game>(mut game: G, moves: &str) {
+/// From the position (or the start, if it does not read), plays each line that parses as a
+/// legal move until the game ends.
+fn play_lines<G: GtpGame>(options: &G::Options, position: &str, moves: &str) {
+    let mut game = G::from_position_text(options, position).unwrap_or_else(|_| G::new(options));
     for line in moves.lines() {
         if game.outcome().is_some() {
             break;
@@ -35,9 +37,7 @@ fuzz_target!(|data: &[u8]| {
         let Ok(options) = raw.validate() else {
             return;
         };
-        let game = ghast::Ghast::from_position_str(&options, position)
-            .unwrap_or_else(|_| ghast::Ghast::new(&options));
-        play_lines(game, moves);
+        play_lines::<ghast::Ghast>(&options, position, moves);
     } else {
         let raw = ghodak::RawOptions {
             size: 5 + i64::from(selector / 2 % 15),
@@ -46,8 +46,6 @@ fuzz_target!(|data: &[u8]| {
         let Ok(options) = raw.validate() else {
             return;
         };
-        let game = ghodak::Ghodak::from_position_str(&options, position)
-            .unwrap_or_else(|_| ghodak::Ghodak::new(&options));
-        play_lines(game, moves);
+        play_lines::<ghodak::Ghodak>(&options, position, moves);
     }
 });

@@ -1,8 +1,7 @@
+use super::game_options::{GameWork, for_game};
 use crate::InputError;
 use clap::Args as ClapArgs;
-use game::Game;
-use ghast::Ghast;
-use ghodak::Ghodak;
+use game::{Game, GtpGame, Planes};
 use play::{BOT_FILE, Bundle, DEFAULT_VISITS, SIDECAR_FILE, WEIGHTS_FILE};
 use std::path::PathBuf;
 
@@ -28,14 +27,16 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let input_error = |e: play::PlayError| anyhow::Error::new(InputError(e.to_string()));
     let game = play::game_of(&args.checkpoint).map_err(input_error)?;
-    match game.as_str() {
-        Ghast::NAME => export::<Ghast>(&args),
-        Ghodak::NAME => export::<Ghodak>(&args),
-        other => Err(InputError(format!(
-            "checkpoint {}: game `{other}` is not one this build plays (ghast, ghodak)",
-            args.checkpoint.display()
-        ))
-        .into()),
+    let source = format!("checkpoint {}", args.checkpoint.display());
+    for_game(&game, &source, "game", Export(&args))
+}
+
+/// The bundle of a checkpoint of the game its sidecar names.
+struct Export<'a>(&'a Args);
+
+impl GameWork for Export<'_> {
+    fn run<G: GtpGame + Planes>(self) -> anyhow::Result<()> {
+        export::<G>(self.0)
     }
 }
 

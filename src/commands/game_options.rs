@@ -1,7 +1,8 @@
 use crate::InputError;
 use clap::{Args as ClapArgs, ValueEnum};
-use ghast::{GhastOptions, parse_vetoes};
-use ghodak::GhodakOptions;
+use game::{Game, GtpGame, Planes};
+use ghast::{Ghast, GhastOptions, parse_vetoes};
+use ghodak::{Ghodak, GhodakOptions};
 
 /// The games this binary plays.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -10,6 +11,25 @@ pub enum GameName {
     Ghast,
     /// Go with area scoring (GHODAK.md).
     Ghodak,
+}
+
+/// Work generic over the game, run by [`for_game`] for the game a file names.
+pub trait GameWork {
+    fn run<G: GtpGame + Planes>(self) -> anyhow::Result<()>;
+}
+
+/// Runs `work` for the game called `name`: the one list of the games this build plays. A name
+/// it does not know is an [`InputError`] naming `source` (`config PATH`, `bot PATH`) and the
+/// `field` that gave the name.
+pub fn for_game(name: &str, source: &str, field: &str, work: impl GameWork) -> anyhow::Result<()> {
+    match name {
+        Ghast::NAME => work.run::<Ghast>(),
+        Ghodak::NAME => work.run::<Ghodak>(),
+        other => Err(InputError(format!(
+            "{source}: {field} `{other}` is not a game this build plays (ghast, ghodak)"
+        ))
+        .into()),
+    }
 }
 
 /// Validated options of one of the games.

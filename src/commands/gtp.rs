@@ -1,9 +1,8 @@
+use super::game_options::{GameWork, for_game};
 use crate::InputError;
 use anyhow::Context;
 use clap::Args as ClapArgs;
-use game::{Game, GtpGame, Planes};
-use ghast::Ghast;
-use ghodak::Ghodak;
+use game::{GtpGame, Planes};
 use play::gtp::Engine;
 use play::{Bot, Bundle};
 use std::io::{BufWriter, stdin, stdout};
@@ -50,14 +49,16 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let game = play::game_of(&args.bot).map_err(|e| InputError(e.to_string()))?;
-    match game.as_str() {
-        Ghast::NAME => speak::<Ghast>(&args),
-        Ghodak::NAME => speak::<Ghodak>(&args),
-        other => Err(InputError(format!(
-            "bot {}: game `{other}` is not one this build plays (ghast, ghodak)",
-            args.bot.display()
-        ))
-        .into()),
+    let source = format!("bot {}", args.bot.display());
+    for_game(&game, &source, "game", Speak(&args))
+}
+
+/// A GTP engine for the game the bot plays.
+struct Speak<'a>(&'a Args);
+
+impl GameWork for Speak<'_> {
+    fn run<G: GtpGame + Planes>(self) -> anyhow::Result<()> {
+        speak::<G>(self.0)
     }
 }
 

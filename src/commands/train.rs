@@ -1,9 +1,9 @@
+use super::game_options::{GameWork, for_game};
 use crate::InputError;
 use anyhow::Context;
 use clap::Args as ClapArgs;
-use game::{Game, Planes};
+use game::{Game, GtpGame, Planes};
 use ghast::{Ghast, GhastOptions};
-use ghodak::Ghodak;
 use std::path::{Path, PathBuf};
 use train::{Limit, RunConfig, RunDir};
 
@@ -39,14 +39,27 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let text = read_config_text(&path)?;
     let game = train::game_name(&text).map_err(|error| config_error(&path, error))?;
-    match game.as_str() {
-        Ghast::NAME => train_game::<Ghast>(&args, &run, &path, &text),
-        Ghodak::NAME => train_game::<Ghodak>(&args, &run, &path, &text),
-        other => Err(config_error(
-            &path,
-            format!("[game] name `{other}` is not a game this build plays (ghast, ghodak)"),
-        )
-        .into()),
+    let source = format!("config {}", path.display());
+    let work = TrainGame {
+        args: &args,
+        run: &run,
+        path: &path,
+        text: &text,
+    };
+    for_game(&game, &source, "[game] name", work)
+}
+
+/// A run of the game its config names.
+struct TrainGame<'a> {
+    args: &'a Args,
+    run: &'a RunDir,
+    path: &'a Path,
+    text: &'a str,
+}
+
+impl GameWork for TrainGame<'_> {
+    fn run<G: GtpGame + Planes>(self) -> anyhow::Result<()> {
+        train_game::<G>(self.args, self.run, self.path, self.text)
     }
 }
 

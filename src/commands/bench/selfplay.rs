@@ -1,9 +1,7 @@
+use crate::commands::game_options::{GameWork, for_game};
 use crate::commands::train::{config_error, read_config_text};
 use clap::Args as ClapArgs;
-use game::{Game, Planes};
-use ghast::Ghast;
-use ghodak::Ghodak;
-use serde::{Serialize, de::DeserializeOwned};
+use game::{GtpGame, Planes};
 use std::path::PathBuf;
 use std::time::Duration;
 use train::RunConfig;
@@ -37,31 +35,36 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let text = read_config_text(&args.config)?;
     let game = train::game_name(&text).map_err(|error| config_error(&args.config, error))?;
-    match game.as_str() {
-        Ghast::NAME => measure::<Ghast>(&args, &text),
-        Ghodak::NAME => measure::<Ghodak>(&args, &text),
-        other => Err(config_error(
-            &args.config,
-            format!("[game] name `{other}` is not a game this build plays (ghast, ghodak)"),
-        )
-        .into()),
+    let source = format!("config {}", args.config.display());
+    for_game(
+        &game,
+        &source,
+        "[game] name",
+        Measure {
+            args: &args,
+            text: &text,
+        },
+    )
+}
+
+/// The self-play loop of the game the config names.
+struct Measure<'a> {
+    args: &'a Args,
+    text: &'a str,
+}
+
+impl GameWork for Measure<'_> {
+    fn run<G: GtpGame + Planes>(self) -> anyhow::Result<()> {
+        measure::<G>(self.args, self.text)
     }
 }
 
-/// The config's game options with another board size, through their serialized form (every
-/// game calls it `size`), so that the game's own validation checks it.
-fn with_size<O: Serialize + DeserializeOwned>(options: &O, size: i64) -> anyhow::Result<O> {
-    let mut value = serde_json::to_value(options)?;
-    value["size"] = size.into();
-    serde_json::from_value(value)
-        .map_err(|error| crate::InputError(format!("--size {size}: {error}")).into())
-}
-
-fn measure<G: Planes>(args: &Args, text: &str) -> anyhow::Result<()> {
+fn measure<G: GtpGame + Planes>(args: &Args, text: &str) -> anyhow::Result<()> {
     let config: RunConfig<G::Options> =
         RunConfig::parse(text).map_err(|error| config_error(&args.config, error))?;
     let options = match args.size {
-        Some(size) => with_size(&config.game, size)?,
+        Some(size) => G::with_size(&config.game, size)
+            .map_err(|error| crate::InputError(format!("--size {size}: {error}")))?,
         None => config.game.clone(),
     };
     let net = match args.net {
