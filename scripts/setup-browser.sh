@@ -6,19 +6,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-if [[ ! -x /usr/bin/chromium ]]; then
-    if [[ "$(id -u)" == 0 ]]; then
-        apt-get update
-        DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
-    elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
-        sudo apt-get update
-        sudo DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
-    else
-        echo "setup-browser.sh: the browser test needs Chromium at /usr/bin/chromium;" \
-            "install it as root (Debian: apt-get install chromium) and run the tests again" >&2
-        exit 1
-    fi
-fi
+"$root/scripts/apt-install.sh" "the browser test (tests/serve_browser.rs)" chromium
 
 browser="$root/tests/browser"
 if [[ ! -d "$browser/node_modules/playwright-core" ]]; then

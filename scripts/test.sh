@@ -5,6 +5,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/setup.sh"
 "$root/scripts/setup-browser.sh"
+"$root/scripts/setup-engines.sh"
 source "$root/scripts/env.sh"
 cd "$root"
 cargo fmt --all --check

@@ -52,8 +52,16 @@ fn a_match_reports_results_and_saves_replayable_records() {
         .take_while(|word| *word != "<")
         .collect();
     assert_eq!(
-        replay_args[..5],
-        ["replay", "--size", "4", "--win-margin", "5"]
+        replay_args[..7],
+        [
+            "replay",
+            "--game",
+            "ghast",
+            "--size",
+            "4",
+            "--win-margin",
+            "5"
+        ]
     );
     let games = summary["games"].as_array().unwrap();
     assert_eq!(games.len(), 8);
@@ -96,10 +104,7 @@ fn bad_input_exits_2_with_a_message_naming_it() {
             "size must be 2..=7, got 9",
         ),
     ] {
-        let output = arena(&args);
-        let stderr = text(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert_refused(&[&["arena"], &args[..]].concat(), expected);
     }
 }
 
@@ -145,16 +150,17 @@ fn ladder_prints_a_table_and_draws_the_plots() {
 fn ladder_without_checkpoints_is_bad_input() {
     let run = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(run.path().join("models")).unwrap();
-    let output = ghast(&["ladder", "--run", run.path().to_str().unwrap()], "");
-    assert_eq!(output.status.code(), Some(2));
-    assert!(text(&output.stderr).contains("no generation checkpoints"));
+    assert_refused(
+        &["ladder", "--run", run.path().to_str().unwrap()],
+        "no generation checkpoints",
+    );
 }
 
 #[test]
 fn ladder_with_a_repeated_baseline_is_bad_input() {
     let run = tiny_ladder_run(&[1]);
     let run_arg = run.path().to_str().unwrap();
-    let output = ghast(
+    assert_refused(
         &[
             "ladder",
             "--run",
@@ -162,14 +168,62 @@ fn ladder_with_a_repeated_baseline_is_bad_input() {
             "--baselines",
             "random, greedy,random",
         ],
+        "--baselines: `random` is listed twice (entry 3)",
+    );
+}
+
+#[test]
+fn ladder_and_arena_play_the_game_of_the_checkpoints() {
+    let run = tempfile::tempdir().unwrap();
+    let options = ghodak::RawOptions {
+        size: 5,
+        ..ghodak::RawOptions::default()
+    }
+    .validate()
+    .unwrap();
+    tiny_run::write_tiny_run::<ghodak::Ghodak>(run.path(), &options, &[1, 2]);
+    let run_arg = run.path().to_str().unwrap();
+    let output = ghast(
+        &[
+            "ladder",
+            "--run",
+            run_arg,
+            "--games",
+            "2",
+            "--baselines",
+            "random",
+            "--visits",
+            "2",
+        ],
         "",
     );
-    let stderr = text(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    for name in ["gen-0001@2", "gen-0002@2", "anchor: random = 0"] {
+        assert!(stdout.contains(name), "{name} in {stdout}");
+    }
+    let results = std::fs::read_to_string(run.path().join("ladder/results.json")).unwrap();
     assert!(
-        stderr.contains("--baselines: `random` is listed twice (entry 3)"),
-        "{stderr}"
+        results.contains("\"max_moves\""),
+        "Ghodak options: {results}"
     );
+
+    let checkpoint = run.path().join("models/gen-0002.safetensors");
+    let checkpoint = checkpoint.to_str().unwrap();
+    let output = arena(&[checkpoint, "random", "--games", "2", "--size", "6"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    for (args, expected) in [
+        (
+            vec![checkpoint, "random", "--game", "ghast"],
+            "--game ghast: ",
+        ),
+        (
+            vec![checkpoint, "random", "--win-margin", "3"],
+            "--win-margin is an option of Ghast",
+        ),
+    ] {
+        assert_refused(&[&["arena"], &args[..]].concat(), expected);
+    }
 }
 
 /// A fake run on the size-3 board holding untrained checkpoints of `generations`.
@@ -182,8 +236,16 @@ fn tiny_ladder_run(generations: &[u64]) -> tempfile::TempDir {
     }
     .validate()
     .unwrap();
-    tiny_run::write_tiny_run(run.path(), &options, generations);
+    tiny_run::write_tiny_run::<ghast::Ghast>(run.path(), &options, generations);
     run
+}
+
+/// `ghast ARGS` exits with status 2 (bad input) and says `expected` on standard error.
+fn assert_refused(args: &[&str], expected: &str) {
+    let output = ghast(args, "");
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(stderr.contains(expected), "{args:?}: {stderr}");
 }
 
 fn is_nonempty(path: &Path) -> bool {

@@ -1,7 +1,7 @@
 //! `ghast arena A B`: a match between two players, with the score, the Elo difference and
 //! its 95% interval, an optional SPRT that stops early, and every game saved for replay.
 
-use super::game_options::GameOptions;
+use super::game_options::{CliGame, GameOptions, GameWork, for_game};
 use crate::InputError;
 use anyhow::Context;
 use arena::rating::{SprtDecision, SprtParams, SprtStatus};
@@ -13,7 +13,16 @@ use std::path::PathBuf;
 /// A player is `random`, `greedy`, `uct:N` (N random playouts per move), a checkpoint
 /// `FILE.safetensors[@visits]`, a bot bundle folder `DIR[@visits]`, or `gtp:COMMAND LINE`
 /// (an external GTP v2 engine; quote the whole spec in the shell).
+///
+/// The game and its rules are the bot's when a checkpoint or bundle plays (rule flags given
+/// change them); otherwise `--game` and the rule flags set them.
 #[derive(ClapArgs)]
+#[command(after_long_help = "\
+Examples:
+  ghast arena models/ghast-size4 uct:1000 --games 40
+  ghast arena runs/small/models/gen-0050.safetensors@200 greedy --sprt 0,50
+  ghast arena models/ghodak9 \"gtp:gnugo --mode gtp --chinese-rules --capture-all-dead --level 1\"
+  ghast arena random greedy --game ghodak --size 9 --out records/")]
 pub struct Args {
     /// The player whose results are reported (wins, score and Elo are A's).
     a: String,
@@ -45,9 +54,89 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let options = args.game.validate_ghast("arena")?;
     let a: PlayerSpec = args.a.parse().map_err(input_error)?;
     let b: PlayerSpec = args.b.parse().map_err(input_error)?;
+    let bot = bot_game(&[&a, &b], &args.game)?;
+    match &bot {
+        Some((path, game)) => for_game(
+            game,
+            &format!("bot {}", path.display()),
+            "game",
+            Play {
+                args: &args,
+                a: &a,
+                b: &b,
+                bot: Some(path),
+            },
+        ),
+        None => args.game.run(Play {
+            args: &args,
+            a: &a,
+            b: &b,
+            bot: None,
+        }),
+    }
+}
+
+/// The first network player's file and the game it plays, if a network plays; two bots of
+/// different games, or a bot of another game than `--game`, are bad input.
+pub fn bot_game(
+    players: &[&PlayerSpec],
+    flags: &GameOptions,
+) -> anyhow::Result<Option<(PathBuf, String)>> {
+    let mut found: Option<(PathBuf, String)> = None;
+    for path in players.iter().filter_map(|player| player.file()) {
+        let game = play::game_of(path).map_err(input_error)?;
+        if let Some((first, first_game)) = &found
+            && *first_game != game
+        {
+            return Err(input_error(format!(
+                "{} plays {first_game} and {} plays {game}: a match needs one game",
+                first.display(),
+                path.display()
+            )));
+        }
+        found.get_or_insert((path.to_owned(), game));
+    }
+    if let (Some((path, game)), Some(named)) = (&found, flags.game())
+        && named.as_str() != game
+    {
+        return Err(input_error(format!(
+            "--game {}: {} plays {game}",
+            named.as_str(),
+            path.display()
+        )));
+    }
+    Ok(found)
+}
+
+/// The match, in the game chosen.
+struct Play<'a> {
+    args: &'a Args,
+    a: &'a PlayerSpec,
+    b: &'a PlayerSpec,
+    /// The bot whose game options are the match's, before the rule flags.
+    bot: Option<&'a std::path::Path>,
+}
+
+impl GameWork for Play<'_> {
+    fn run<G: CliGame>(self) -> anyhow::Result<()> {
+        let base = self
+            .bot
+            .map(play::options_of::<G>)
+            .transpose()
+            .map_err(input_error)?;
+        let options = G::options_from(&self.args.game, base.as_ref())?;
+        play_match::<G>(self.args, self.a, self.b, options)
+    }
+}
+
+fn play_match<G: CliGame>(
+    args: &Args,
+    a: &PlayerSpec,
+    b: &PlayerSpec,
+    options: G::Options,
+) -> anyhow::Result<()> {
     let sprt = args
         .sprt
         .as_deref()
@@ -60,14 +149,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .out
         .as_deref()
         .map(|dir| {
-            RecordWriter::create(dir, &options)
+            RecordWriter::create::<G>(dir, &options, &G::flags_of(&options))
                 .with_context(|| format!("cannot create the record folder {}", dir.display()))
         })
         .transpose()?;
-    let game_match = Match {
+    let game_match = Match::<G> {
         options,
-        a: &a,
-        b: &b,
+        a,
+        b,
         settings: MatchSettings {
             games: args.games,
             threads: args.threads.unwrap_or_else(default_threads),

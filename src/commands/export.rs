@@ -1,7 +1,7 @@
-use super::game_options::{GameWork, for_game};
+use super::game_options::{CliGame, GameWork, for_game};
 use crate::InputError;
 use clap::Args as ClapArgs;
-use game::{Game, GtpGame, Planes};
+use game::Game;
 use play::{BOT_FILE, Bundle, DEFAULT_VISITS, SIDECAR_FILE, WEIGHTS_FILE};
 use std::path::PathBuf;
 
@@ -35,7 +35,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 struct Export<'a>(&'a Args);
 
 impl GameWork for Export<'_> {
-    fn run<G: GtpGame + Planes>(self) -> anyhow::Result<()> {
+    fn run<G: CliGame>(self) -> anyhow::Result<()> {
         export::<G>(self.0)
     }
 }

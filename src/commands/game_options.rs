@@ -13,9 +13,35 @@ pub enum GameName {
     Ghodak,
 }
 
-/// Work generic over the game, run by [`for_game`] for the game a file names.
+impl GameName {
+    /// The name checkpoints and configs use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameName::Ghast => Ghast::NAME,
+            GameName::Ghodak => Ghodak::NAME,
+        }
+    }
+}
+
+/// What the commands need of a game beyond its rules: its options from and back to the
+/// command line.
+pub trait CliGame: GtpGame + Planes {
+    /// The options the rule flags give; a flag not given keeps its value in `base` (a bot's
+    /// options), or the rules' default without one. A bad value, or a flag of another game,
+    /// is an [`InputError`] naming it.
+    fn options_from(
+        flags: &GameOptions,
+        base: Option<&Self::Options>,
+    ) -> anyhow::Result<Self::Options>;
+
+    /// The flags that set up games with `options`, `--game` first: what a record's replay
+    /// command line needs.
+    fn flags_of(options: &Self::Options) -> Vec<String>;
+}
+
+/// Work generic over the game, run by [`for_game`] for the game a file or flag names.
 pub trait GameWork {
-    fn run<G: GtpGame + Planes>(self) -> anyhow::Result<()>;
+    fn run<G: CliGame>(self) -> anyhow::Result<()>;
 }
 
 /// Runs `work` for the game called `name`: the one list of the games this build plays. A name
@@ -32,20 +58,14 @@ pub fn for_game(name: &str, source: &str, field: &str, work: impl GameWork) -> a
     }
 }
 
-/// Validated options of one of the games.
-pub enum AnyOptions {
-    Ghast(GhastOptions),
-    Ghodak(GhodakOptions),
-}
-
 /// The game and its rules on the command line, shared by every command that starts games.
 /// Read as wide signed numbers so that out-of-range values reach the rules' validation and
 /// get its one-line message instead of a usage dump.
 #[derive(ClapArgs)]
 pub struct GameOptions {
-    /// The game.
-    #[arg(long, value_enum, default_value_t = GameName::Ghast)]
-    game: GameName,
+    /// The game (default: the one a bot given to the command plays, else ghast).
+    #[arg(long, value_enum)]
+    game: Option<GameName>,
     /// Board size: hexes per side for Ghast (2..=7, default 6), points per side for Ghodak
     /// (5..=19, default 9).
     #[arg(long, allow_negative_numbers = true)]
@@ -74,69 +94,100 @@ fn input_error(message: String) -> anyhow::Error {
 }
 
 impl GameOptions {
-    /// The validated options of the chosen game; a bad value, or an option of the other
-    /// game, is an [`InputError`] naming it.
-    pub fn validate(&self) -> anyhow::Result<AnyOptions> {
-        match self.game {
-            GameName::Ghast => self.ghast().map(AnyOptions::Ghast),
-            GameName::Ghodak => self.ghodak().map(AnyOptions::Ghodak),
-        }
+    /// The game `--game` names, if it was given.
+    pub fn game(&self) -> Option<GameName> {
+        self.game
     }
 
-    /// The options for a command that plays Ghast only so far.
-    pub fn validate_ghast(&self, command: &str) -> anyhow::Result<GhastOptions> {
-        match self.validate()? {
-            AnyOptions::Ghast(options) => Ok(options),
-            AnyOptions::Ghodak(_) => Err(input_error(format!(
-                "--game ghodak: `ghast {command}` plays Ghast only so far"
-            ))),
-        }
+    /// Runs `work` for the game `--game` names (Ghast by default).
+    pub fn run(&self, work: impl GameWork) -> anyhow::Result<()> {
+        let name = self.game.unwrap_or(GameName::Ghast).as_str();
+        for_game(name, "the command line", "--game", work)
     }
 
     fn refuse_options_of(&self, game: &str, flags: &[(&str, bool)]) -> anyhow::Result<()> {
         match flags.iter().find(|(_, given)| *given) {
             Some((flag, _)) => Err(input_error(format!(
-                "{flag} is an option of {game}, not of the game chosen with --game"
+                "{flag} is an option of {game}, not of the game being played"
             ))),
             None => Ok(()),
         }
     }
+}
 
-    fn ghast(&self) -> anyhow::Result<GhastOptions> {
-        self.refuse_options_of("Ghodak", &[("--max-moves", self.max_moves.is_some())])?;
-        let defaults = ghast::RawOptions::default();
-        let vetoes = match &self.vetoes {
+/// `--flag value` pairs as command-line words.
+fn words(pairs: &[(&str, String)]) -> Vec<String> {
+    pairs
+        .iter()
+        .flat_map(|(flag, value)| [(*flag).to_owned(), value.clone()])
+        .collect()
+}
+
+impl CliGame for Ghast {
+    fn options_from(
+        flags: &GameOptions,
+        base: Option<&GhastOptions>,
+    ) -> anyhow::Result<GhastOptions> {
+        flags.refuse_options_of("Ghodak", &[("--max-moves", flags.max_moves.is_some())])?;
+        let base = base.map_or_else(ghast::RawOptions::default, |options| options.raw().clone());
+        let vetoes = match &flags.vetoes {
             Some(text) => parse_vetoes(text).map_err(|e| input_error(e.to_string()))?,
-            None => defaults.vetoes,
+            None => base.vetoes,
         };
         ghast::RawOptions {
-            size: self.size.unwrap_or(defaults.size),
-            win_margin: self.win_margin.unwrap_or(defaults.win_margin),
-            komi: self.komi.unwrap_or(defaults.komi),
+            size: flags.size.unwrap_or(base.size),
+            win_margin: flags.win_margin.unwrap_or(base.win_margin),
+            komi: flags.komi.unwrap_or(base.komi),
             vetoes,
-            max_turns: self.max_turns,
-            ..defaults
+            max_turns: flags.max_turns.or(base.max_turns),
+            ..base
         }
         .validate()
         .map_err(|e| input_error(e.to_string()))
     }
 
-    fn ghodak(&self) -> anyhow::Result<GhodakOptions> {
-        self.refuse_options_of(
+    fn flags_of(options: &GhastOptions) -> Vec<String> {
+        let [orange, blue] = options.vetoes();
+        words(&[
+            ("--game", Ghast::NAME.to_owned()),
+            ("--size", options.size().to_string()),
+            ("--win-margin", options.win_margin().to_string()),
+            ("--komi", options.komi().to_string()),
+            ("--vetoes", format!("{orange},{blue}")),
+            ("--max-turns", options.max_turns().to_string()),
+        ])
+    }
+}
+
+impl CliGame for Ghodak {
+    fn options_from(
+        flags: &GameOptions,
+        base: Option<&GhodakOptions>,
+    ) -> anyhow::Result<GhodakOptions> {
+        flags.refuse_options_of(
             "Ghast",
             &[
-                ("--win-margin", self.win_margin.is_some()),
-                ("--vetoes", self.vetoes.is_some()),
-                ("--max-turns", self.max_turns.is_some()),
+                ("--win-margin", flags.win_margin.is_some()),
+                ("--vetoes", flags.vetoes.is_some()),
+                ("--max-turns", flags.max_turns.is_some()),
             ],
         )?;
-        let defaults = ghodak::RawOptions::default();
+        let base = base.map_or_else(ghodak::RawOptions::default, |options| options.raw().clone());
         ghodak::RawOptions {
-            size: self.size.unwrap_or(defaults.size),
-            komi: self.komi.unwrap_or(defaults.komi),
-            max_moves: self.max_moves,
+            size: flags.size.unwrap_or(base.size),
+            komi: flags.komi.unwrap_or(base.komi),
+            max_moves: flags.max_moves.or(base.max_moves),
         }
         .validate()
         .map_err(|e| input_error(e.to_string()))
+    }
+
+    fn flags_of(options: &GhodakOptions) -> Vec<String> {
+        words(&[
+            ("--game", Ghodak::NAME.to_owned()),
+            ("--size", options.size().to_string()),
+            ("--komi", options.komi().to_string()),
+            ("--max-moves", options.max_moves().to_string()),
+        ])
     }
 }

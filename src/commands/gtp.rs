@@ -1,4 +1,4 @@
-use super::game_options::{GameWork, for_game};
+use super::game_options::{CliGame, GameWork, for_game};
 use crate::InputError;
 use anyhow::Context;
 use clap::Args as ClapArgs;
@@ -57,7 +57,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 struct Speak<'a>(&'a Args);
 
 impl GameWork for Speak<'_> {
-    fn run<G: GtpGame + Planes>(self) -> anyhow::Result<()> {
+    fn run<G: CliGame>(self) -> anyhow::Result<()> {
         speak::<G>(self.0)
     }
 }

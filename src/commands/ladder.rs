@@ -3,11 +3,13 @@
 //! ratings against generation and training time.
 
 use super::arena::{default_threads, progress_bar, warn_forfeit};
+use super::game_options::{CliGame, GameWork, for_game};
 use crate::InputError;
 use arena::PlayerSpec;
-use arena::ladder::{Ladder, LadderError, LadderEvent, LadderSettings};
+use arena::ladder::{Ladder, LadderError, LadderEvent, LadderReport, LadderSettings};
 use clap::Args as ClapArgs;
 use std::path::PathBuf;
+use train::RunDir;
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -73,22 +75,32 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             every: args.every,
         },
     );
-    let bar = progress_bar(u64::from(args.games));
-    let report = ladder.run(&mut |event| match event {
-        LadderEvent::Pairing { index, total, a, b } => {
-            bar.reset();
-            bar.set_message(format!("({}/{total}) {a} vs {b}", index + 1));
-        }
-        LadderEvent::Game(record) => {
-            warn_forfeit(&bar, record);
-            bar.inc(1);
-        }
-    });
-    bar.finish_and_clear();
-    let report = report.map_err(|error| match error {
-        LadderError::Rating(_) | LadderError::Plot(_) => anyhow::Error::new(error),
-        _ => input_error(error.to_string()),
-    })?;
+    let run = RunDir::new(&args.run);
+    let newest = run
+        .newest_generation()
+        .map_err(|e| input_error(format!("{e:#}")))?
+        .ok_or_else(|| {
+            input_error(format!(
+                "no generation checkpoints (gen-NNNN.safetensors) in {}",
+                run.models().display()
+            ))
+        })?;
+    let checkpoint = run.checkpoint(newest);
+    let game = play::game_of(&checkpoint).map_err(|e| input_error(e.to_string()))?;
+    let rate = Rate {
+        ladder: &ladder,
+        games: args.games,
+    };
+    for_game(
+        &game,
+        &format!("checkpoint {}", checkpoint.display()),
+        "game",
+        rate,
+    )
+}
+
+/// The ratings table, the anchor and where the plots are.
+fn print_report(ladder: &Ladder, report: &LadderReport) {
     println!(
         "{} new pairings played, {} from {}",
         report.played_pairs,
@@ -118,5 +130,33 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         report.plot.png.display(),
         report.plot.svg.display()
     );
-    Ok(())
+}
+
+/// The ladder, played in the run's game.
+struct Rate<'a> {
+    ladder: &'a Ladder,
+    games: u32,
+}
+
+impl GameWork for Rate<'_> {
+    fn run<G: CliGame>(self) -> anyhow::Result<()> {
+        let bar = progress_bar(u64::from(self.games));
+        let report = self.ladder.run::<G>(&mut |event| match event {
+            LadderEvent::Pairing { index, total, a, b } => {
+                bar.reset();
+                bar.set_message(format!("({}/{total}) {a} vs {b}", index + 1));
+            }
+            LadderEvent::Game(record) => {
+                warn_forfeit(&bar, record);
+                bar.inc(1);
+            }
+        });
+        bar.finish_and_clear();
+        let report = report.map_err(|error| match error {
+            LadderError::Rating(_) | LadderError::Plot(_) => anyhow::Error::new(error),
+            _ => anyhow::Error::new(InputError(error.to_string())),
+        })?;
+        print_report(self.ladder, &report);
+        Ok(())
+    }
 }

@@ -1,8 +1,8 @@
-use super::game_options::{GameWork, for_game};
+use super::game_options::{CliGame, GameWork, for_game};
 use crate::InputError;
 use anyhow::Context;
 use clap::Args as ClapArgs;
-use game::{Game, GtpGame, Planes};
+use game::{Game, Planes};
 use ghast::{Ghast, GhastOptions};
 use std::path::{Path, PathBuf};
 use train::{Limit, RunConfig, RunDir};
@@ -58,7 +58,7 @@ struct TrainGame<'a> {
 }
 
 impl GameWork for TrainGame<'_> {
-    fn run<G: GtpGame + Planes>(self) -> anyhow::Result<()> {
+    fn run<G: CliGame>(self) -> anyhow::Result<()> {
         train_game::<G>(self.args, self.run, self.path, self.text)
     }
 }

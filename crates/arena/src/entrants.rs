@@ -1,10 +1,9 @@
-//! Turns a [`PlayerSpec`] into agents for Ghast matches.
+//! Turns a [`PlayerSpec`] into agents for matches of any game that speaks GTP.
 
 use crate::agent::{Agent, AgentFailure, Entrant, Local};
 use crate::gtp::{GtpAgent, GtpEngine};
 use crate::spec::PlayerSpec;
-use game::{Game, Planes};
-use ghast::{Ghast, GhastOptions};
+use game::{Game, GtpGame, Planes};
 use mcts::SearchConfig;
 use mcts::players::{GreedyPlayer, MctsPlayer, RandomPlayer, UctPlayer};
 use nn::{EvaluatorSettings, NetEvaluator, checkpoint};
@@ -15,26 +14,22 @@ use tch::Device;
 /// ([`SearchConfig::play`]), so larger warm-up buckets would only cost time.
 const MAX_BATCH: usize = 16;
 
-impl Entrant<Ghast> for PlayerSpec {
+impl<G: GtpGame + Planes> Entrant<G> for PlayerSpec {
     fn name(&self) -> String {
         PlayerSpec::name(self)
     }
 
-    fn agent(
-        &self,
-        options: &GhastOptions,
-        seed: u64,
-    ) -> Result<Box<dyn Agent<Ghast>>, AgentFailure> {
+    fn agent(&self, options: &G::Options, seed: u64) -> Result<Box<dyn Agent<G>>, AgentFailure> {
         Ok(match self {
             PlayerSpec::Random => baseline_agent(Baseline::Random, seed),
             PlayerSpec::Greedy => baseline_agent(Baseline::Greedy, seed),
             PlayerSpec::Uct { playouts } => baseline_agent(Baseline::Uct(*playouts), seed),
             PlayerSpec::Checkpoint { weights, visits } => {
-                network_agent::<Ghast>(&self.name(), weights, options, *visits, seed)?
+                network_agent::<G>(&self.name(), weights, options, *visits, seed)?
             }
-            PlayerSpec::Bundle { dir, visits } => bundle_agent(dir, *visits, seed)?,
+            PlayerSpec::Bundle { dir, visits } => bundle_agent::<G>(dir, *visits, seed)?,
             PlayerSpec::Gtp { command } => {
-                Box::new(GtpAgent::new(GtpEngine::spawn(&self.name(), command)?))
+                Box::new(GtpAgent::<G>::new(GtpEngine::spawn(&self.name(), command)?))
             }
         })
     }
@@ -81,13 +76,13 @@ pub fn network_agent<G: Planes>(
 
 /// The bot in bundle folder `dir`, with its own search settings; `visits` overrides its
 /// budget.
-fn bundle_agent(
+fn bundle_agent<G: Planes>(
     dir: &Path,
     visits: Option<u32>,
     seed: u64,
-) -> Result<Box<dyn Agent<Ghast>>, AgentFailure> {
+) -> Result<Box<dyn Agent<G>>, AgentFailure> {
     let fail = |e: play::PlayError| AgentFailure(format!("{}: {e}", dir.display()));
-    let bundle = play::Bundle::load(dir).map_err(fail)?;
+    let bundle = play::Bundle::<G>::load(dir).map_err(fail)?;
     let mut bot = play::Bot::new(bundle, Device::cuda_if_available(), seed).map_err(fail)?;
     if let Some(visits) = visits {
         bot.set_visits(visits).map_err(fail)?;

@@ -1,14 +1,15 @@
 //! External engines speaking GTP v2 over standard input and output.
 //!
 //! Per game the arena sends `boardsize`, `komi` and `clear_board`, then `genmove` for the
-//! engine's moves and `play` for every other move (openings included), with the colours
-//! `orange` and `blue` and moves in RULES.md notation; `quit` when the engine is dropped.
+//! engine's moves and `play` for every other move (openings included), with the game's
+//! colours (`orange`/`blue` for Ghast, `black`/`white` for Go-like games) and moves in its
+//! notation; `quit` when the engine is dropped.
 //! Replies are read on a helper thread so that a hung engine costs a timeout, not the match.
 
 use crate::agent::{Agent, AgentFailure, Choice};
-use game::{Game, Side};
-use ghast::{Ghast, GhastOptions};
+use game::{GtpGame, Side};
 use std::io::{BufRead, BufReader, Write};
+use std::marker::PhantomData;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::thread;
@@ -129,43 +130,44 @@ impl Drop for GtpEngine {
     }
 }
 
-/// The GTP colour of a side: Orange moves first (GTP's `black`), Blue second.
-pub fn colour(side: Side) -> &'static str {
-    match side {
-        Side::First => "orange",
-        Side::Second => "blue",
-    }
+/// The GTP colour of `side` in game `G`.
+fn colour<G: GtpGame>(side: Side) -> &'static str {
+    G::COLOURS[side.index()]
 }
 
-/// A GTP engine playing Ghast.
-pub struct GtpAgent {
+/// A GTP engine playing game `G`.
+pub struct GtpAgent<G> {
     engine: GtpEngine,
     /// The next observed move is the one the engine just generated, so it already knows it.
     generated: bool,
+    game: PhantomData<fn(G)>,
 }
 
-impl GtpAgent {
-    pub fn new(engine: GtpEngine) -> GtpAgent {
+impl<G> GtpAgent<G> {
+    pub fn new(engine: GtpEngine) -> GtpAgent<G> {
         GtpAgent {
             engine,
             generated: false,
+            game: PhantomData,
         }
     }
 }
 
-impl Agent<Ghast> for GtpAgent {
-    fn new_game(&mut self, options: &GhastOptions) -> Result<(), AgentFailure> {
+impl<G: GtpGame> Agent<G> for GtpAgent<G> {
+    fn new_game(&mut self, options: &G::Options) -> Result<(), AgentFailure> {
         self.generated = false;
-        self.engine.send(&format!("boardsize {}", options.size()))?;
-        self.engine.send(&format!("komi {}", options.komi()))?;
+        self.engine
+            .send(&format!("boardsize {}", G::options_size(options)))?;
+        self.engine
+            .send(&format!("komi {}", G::options_komi(options)))?;
         self.engine.send("clear_board")?;
         Ok(())
     }
 
-    fn choose(&mut self, game: &Ghast) -> Result<Choice, AgentFailure> {
+    fn choose(&mut self, game: &G) -> Result<Choice, AgentFailure> {
         let reply = self
             .engine
-            .send(&format!("genmove {}", colour(game.to_move())))?;
+            .send(&format!("genmove {}", colour::<G>(game.to_move())))?;
         if reply.eq_ignore_ascii_case("resign") {
             return Ok(Choice::Resign);
         }
@@ -179,13 +181,13 @@ impl Agent<Ghast> for GtpAgent {
         Ok(Choice::Play(action))
     }
 
-    fn observe(&mut self, before: &Ghast, action: usize) -> Result<(), AgentFailure> {
+    fn observe(&mut self, before: &G, action: usize) -> Result<(), AgentFailure> {
         if std::mem::take(&mut self.generated) {
             return Ok(());
         }
         let text = before.action_to_string(action);
         self.engine
-            .send(&format!("play {} {text}", colour(before.to_move())))?;
+            .send(&format!("play {} {text}", colour::<G>(before.to_move())))?;
         Ok(())
     }
 }

@@ -15,6 +15,6 @@ mod spec;
 pub use agent::{Agent, AgentFailure, Choice, Entrant, Local};
 pub use entrants::{Baseline, baseline_agent, network_agent};
 pub use game_play::{Ending, play_game, random_opening};
-pub use records::{RecordWriter, replay_args};
+pub use records::RecordWriter;
 pub use runner::{GameRecord, Match, MatchError, MatchResult, MatchSettings};
 pub use spec::{DEFAULT_VISITS, PlayerSpec, SpecError};

@@ -4,7 +4,7 @@
 //! nothing but moves, so the options cannot travel inside the move files.)
 
 use crate::runner::{GameRecord, MatchResult};
-use ghast::GhastOptions;
+use game::GtpGame;
 use serde_json::json;
 use std::fs;
 use std::io;
@@ -13,16 +13,26 @@ use std::path::{Path, PathBuf};
 /// Writes one match's records into a folder.
 pub struct RecordWriter {
     dir: PathBuf,
-    options: GhastOptions,
+    options: serde_json::Value,
+    /// The game's names of the sides, the keys of each game's players in `match.json`.
+    colours: [&'static str; 2],
+    replay: String,
 }
 
 impl RecordWriter {
-    /// Creates `dir` (and its parents) if needed.
-    pub fn create(dir: &Path, options: &GhastOptions) -> io::Result<RecordWriter> {
+    /// Creates `dir` (and its parents) if needed, for games of `G` with `options`.
+    /// `replay_flags` are the `ghast replay` flags that set up such a game.
+    pub fn create<G: GtpGame>(
+        dir: &Path,
+        options: &G::Options,
+        replay_flags: &[String],
+    ) -> io::Result<RecordWriter> {
         fs::create_dir_all(dir)?;
         Ok(RecordWriter {
             dir: dir.to_owned(),
-            options: options.clone(),
+            options: serde_json::to_value(options).map_err(io::Error::other)?,
+            colours: G::COLOURS,
+            replay: format!("ghast replay {} < game-NNNN.moves", replay_flags.join(" ")),
         })
     }
 
@@ -44,10 +54,11 @@ impl RecordWriter {
             .games
             .iter()
             .map(|game| {
+                let [first, second] = self.colours;
                 json!({
                     "file": self.game_path(game.index).file_name().map(|n| n.to_string_lossy()),
-                    "orange": game.orange,
-                    "blue": game.blue,
+                    first: game.players[0],
+                    second: game.players[1],
                     "opening_moves": game.opening_moves,
                     "outcome": format!("{:?}", game.ending.outcome),
                     "reason": game.ending.reason,
@@ -62,7 +73,7 @@ impl RecordWriter {
             "draws": result.wdl.draws,
             "losses": result.wdl.losses,
             "options": self.options,
-            "replay": format!("ghast replay {} < game-NNNN.moves", replay_args(&self.options).join(" ")),
+            "replay": self.replay,
             "games": games,
         });
         let path = self.dir.join("match.json");
@@ -70,20 +81,4 @@ impl RecordWriter {
         fs::write(&path, text + "\n")?;
         Ok(path)
     }
-}
-
-/// The `ghast replay` flags that set up games with `options` (the tile has no flag: records
-/// of a non-standard tile replay only through the library).
-pub fn replay_args(options: &GhastOptions) -> Vec<String> {
-    let [orange, blue] = options.vetoes();
-    [
-        ("--size", options.size().to_string()),
-        ("--win-margin", options.win_margin().to_string()),
-        ("--komi", options.komi().to_string()),
-        ("--vetoes", format!("{orange},{blue}")),
-        ("--max-turns", options.max_turns().to_string()),
-    ]
-    .into_iter()
-    .flat_map(|(flag, value)| [flag.to_owned(), value])
-    .collect()
 }

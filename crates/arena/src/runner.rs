@@ -30,8 +30,8 @@ pub struct GameRecord {
     pub index: u32,
     /// The side the match's first entrant (A) played.
     pub a_side: Side,
-    pub orange: String,
-    pub blue: String,
+    /// The players by side: the one who moved first, then second.
+    pub players: [String; 2],
     /// Every move in text notation, the opening first.
     pub moves: Vec<String>,
     pub opening_moves: usize,
@@ -51,8 +51,7 @@ impl GameRecord {
     /// The name of the player who lost, if one did.
     pub fn loser(&self) -> Option<&str> {
         match self.ending.outcome {
-            Outcome::Win(Side::First) => Some(&self.blue),
-            Outcome::Win(Side::Second) => Some(&self.orange),
+            Outcome::Win(winner) => Some(&self.players[winner.other().index()]),
             Outcome::Draw => None,
         }
     }
@@ -212,7 +211,7 @@ impl<G: Game> Match<'_, G> {
             let opening =
                 random_opening::<G>(&self.options, self.settings.opening_moves, opening_seed);
             for a_side in Side::BOTH {
-                let ((moves, ending), orange, blue) = match a_side {
+                let ((moves, ending), first, second) = match a_side {
                     Side::First => (
                         play_game(&self.options, &opening, a.as_mut(), b.as_mut()),
                         &names[0],
@@ -227,8 +226,7 @@ impl<G: Game> Match<'_, G> {
                 let record = GameRecord {
                     index: 2 * pair + a_side.index() as u32,
                     a_side,
-                    orange: orange.clone(),
-                    blue: blue.clone(),
+                    players: [first.clone(), second.clone()],
                     moves: move_texts::<G>(&self.options, &moves),
                     opening_moves: opening.len(),
                     ending,

@@ -2,7 +2,7 @@
 //! `uct:N`, `path.safetensors[@visits]`, `DIR[@visits]` (a bot bundle) or `gtp:COMMAND LINE`.
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use thiserror::Error;
 
@@ -43,6 +43,15 @@ pub struct SpecError {
 }
 
 impl PlayerSpec {
+    /// The checkpoint file or bundle folder of a network player, which says its game.
+    pub fn file(&self) -> Option<&Path> {
+        match self {
+            PlayerSpec::Checkpoint { weights, .. } => Some(weights),
+            PlayerSpec::Bundle { dir, .. } => Some(dir),
+            _ => None,
+        }
+    }
+
     /// The label used in tables, ratings and file names: `random`, `uct:200`,
     /// `gen-0003@64`, `gtp:my-engine`.
     pub fn name(&self) -> String {

@@ -1,7 +1,7 @@
 //! A bot bundle folder (exported from a tiny checkpoint) plays a match with a visits override.
 
 use arena::{Match, MatchSettings, PlayerSpec};
-use ghast::RawOptions;
+use ghast::{Ghast, RawOptions};
 
 #[path = "../../../tests/fixtures/tiny_run.rs"]
 mod tiny_run;
@@ -16,7 +16,7 @@ fn a_bundle_plays_with_its_visits_overridden() {
     }
     .validate()
     .unwrap();
-    tiny_run::write_tiny_run(run.path(), &options, &[1]);
+    tiny_run::write_tiny_run::<Ghast>(run.path(), &options, &[1]);
     let bundle_dir = run.path().join("bot");
     play::Bundle::<ghast::Ghast>::export(
         &run.path().join("models/gen-0001.safetensors"),
@@ -33,7 +33,7 @@ fn a_bundle_plays_with_its_visits_overridden() {
         sprt: None,
         seed: 0,
     };
-    let result = Match {
+    let result = Match::<Ghast> {
         options,
         a: &bot,
         b: &PlayerSpec::Random,

@@ -2,7 +2,7 @@
 
 use arena::PlayerSpec;
 use arena::ladder::{Ladder, LadderSettings};
-use ghast::RawOptions;
+use ghast::{Ghast, RawOptions};
 
 #[path = "../../../tests/fixtures/tiny_run.rs"]
 mod tiny_run;
@@ -17,7 +17,7 @@ fn ladder_rates_generations_and_baselines_and_caches_results() {
     }
     .validate()
     .unwrap();
-    tiny_run::write_tiny_run(run.path(), &options, &[1, 2]);
+    tiny_run::write_tiny_run::<Ghast>(run.path(), &options, &[1, 2]);
     let settings = LadderSettings {
         games_per_pair: 2,
         baselines: vec![PlayerSpec::Random, PlayerSpec::Greedy],
@@ -30,7 +30,7 @@ fn ladder_rates_generations_and_baselines_and_caches_results() {
     let ladder = Ladder::new(run.path(), settings);
     let mut games = 0;
     let report = ladder
-        .run(&mut |event| {
+        .run::<Ghast>(&mut |event| {
             if let arena::ladder::LadderEvent::Game(_) = event {
                 games += 1;
             }
@@ -59,7 +59,7 @@ fn ladder_rates_generations_and_baselines_and_caches_results() {
     }
     assert!(run.path().join("ladder/results.json").is_file());
 
-    let again = ladder.run(&mut |_| {}).unwrap();
+    let again = ladder.run::<Ghast>(&mut |_| {}).unwrap();
     assert_eq!((again.played_pairs, again.cached_pairs), (0, 6));
     assert_eq!(again.ratings, report.ratings);
 }
@@ -74,7 +74,7 @@ fn ladder_can_rate_every_nth_generation_and_always_the_latest() {
     }
     .validate()
     .unwrap();
-    tiny_run::write_tiny_run(run.path(), &options, &[1, 2, 3]);
+    tiny_run::write_tiny_run::<Ghast>(run.path(), &options, &[1, 2, 3]);
     let settings = LadderSettings {
         games_per_pair: 2,
         baselines: vec![PlayerSpec::Random],
@@ -84,7 +84,9 @@ fn ladder_can_rate_every_nth_generation_and_always_the_latest() {
         seed: 1,
         every: 2,
     };
-    let report = Ladder::new(run.path(), settings).run(&mut |_| {}).unwrap();
+    let report = Ladder::new(run.path(), settings)
+        .run::<Ghast>(&mut |_| {})
+        .unwrap();
     let names: Vec<&str> = report.ratings.iter().map(|r| r.name.as_str()).collect();
     assert_eq!(names, ["gen-0002@2", "gen-0003@2", "random"]);
 }

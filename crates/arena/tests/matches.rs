@@ -17,7 +17,7 @@ fn small_board() -> GhastOptions {
 
 fn play(a: &str, b: &str, settings: MatchSettings) -> MatchResult {
     let (a, b): (PlayerSpec, PlayerSpec) = (a.parse().unwrap(), b.parse().unwrap());
-    let game_match = Match {
+    let game_match = Match::<Ghast> {
         options: small_board(),
         a: &a,
         b: &b,
@@ -62,7 +62,7 @@ fn colours_alternate_and_openings_are_shared_by_pairs() {
         let (first, second) = (&pair[0], &pair[1]);
         assert_eq!((first.a_side, second.a_side), (Side::First, Side::Second));
         assert_eq!(
-            (first.orange.as_str(), second.orange.as_str()),
+            (first.players[0].as_str(), second.players[0].as_str()),
             ("random", "greedy")
         );
         assert_eq!(first.opening_moves, 2);
@@ -118,7 +118,7 @@ fn sprt_stops_a_lopsided_match_early() {
 #[test]
 fn odd_game_counts_are_refused() {
     let (a, b) = (PlayerSpec::Random, PlayerSpec::Greedy);
-    let game_match = Match {
+    let game_match = Match::<Ghast> {
         options: small_board(),
         a: &a,
         b: &b,

@@ -19,6 +19,12 @@ pub trait GtpGame: Game {
         "to move"
     }
 
+    /// The board size of `options`, as GTP's `boardsize` sets it.
+    fn options_size(options: &Self::Options) -> i64;
+
+    /// The komi of `options`, as GTP's `komi` sets it.
+    fn options_komi(options: &Self::Options) -> f64;
+
     /// The options with another board size (GTP `boardsize`); the error says why not.
     fn with_size(options: &Self::Options, size: i64) -> Result<Self::Options, String>;
 

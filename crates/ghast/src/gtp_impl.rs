@@ -38,6 +38,14 @@ impl GtpGame for Ghast {
         }
     }
 
+    fn options_size(options: &GhastOptions) -> i64 {
+        options.size() as i64
+    }
+
+    fn options_komi(options: &GhastOptions) -> f64 {
+        f64::from(options.komi())
+    }
+
     fn with_size(options: &GhastOptions, size: i64) -> Result<GhastOptions, String> {
         changed(options, |raw| raw.size = size)
     }

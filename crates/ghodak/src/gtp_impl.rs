@@ -64,6 +64,14 @@ impl GtpGame for Ghodak {
         out
     }
 
+    fn options_size(options: &GhodakOptions) -> i64 {
+        options.size() as i64
+    }
+
+    fn options_komi(options: &GhodakOptions) -> f64 {
+        f64::from(options.komi())
+    }
+
     fn with_size(options: &GhodakOptions, size: i64) -> Result<GhodakOptions, String> {
         // The move limit follows the size unless it was set.
         changed(options, |raw| raw.size = size)

@@ -107,14 +107,21 @@ pub fn game_of(weights: &Path) -> Result<String, NetError> {
     Ok(field.game)
 }
 
-/// Loads a checkpoint of game `game` onto `device`: reads the sidecar, builds the network it
-/// describes and fills it with the weights, after checking that every tensor is there with
-/// the right shape and that there are no others.
-pub fn load<O: DeserializeOwned>(
+/// What a checkpoint's sidecar says about its weights, read without loading them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Description<O> {
+    pub architecture: NetConfig,
+    pub provenance: Provenance<O>,
+    /// Seconds since the Unix epoch when it was saved.
+    pub unix_time: u64,
+}
+
+/// Reads the sidecar of `weights`, a checkpoint of game `game`, without touching the weights:
+/// for tools that list checkpoints (the ladder) and for [`load`].
+pub fn describe<O: DeserializeOwned>(
     weights: &Path,
     game: &str,
-    device: Device,
-) -> Result<Checkpoint<O>, NetError> {
+) -> Result<Description<O>, NetError> {
     check_weights_path(weights)?;
     let sidecar_file = sidecar_path(weights);
     let text = fs::read(&sidecar_file).map_err(io_error(&sidecar_file, "read"))?;
@@ -142,8 +149,28 @@ pub fn load<O: DeserializeOwned>(
             path: sidecar_file,
             source,
         })?;
+    Ok(Description {
+        architecture: sidecar.architecture,
+        provenance: Provenance {
+            game: sidecar.game,
+            game_options,
+            generation: sidecar.generation,
+            training_step: sidecar.training_step,
+        },
+        unix_time: sidecar.unix_time,
+    })
+}
 
-    let network = Network::new(sidecar.architecture, device);
+/// Loads a checkpoint of game `game` onto `device`: reads the sidecar, builds the network it
+/// describes and fills it with the weights, after checking that every tensor is there with
+/// the right shape and that there are no others.
+pub fn load<O: DeserializeOwned>(
+    weights: &Path,
+    game: &str,
+    device: Device,
+) -> Result<Checkpoint<O>, NetError> {
+    let description = describe(weights, game)?;
+    let network = Network::new(description.architecture, device);
     let stored: HashMap<String, Tensor> = Tensor::read_safetensors(weights)
         .map_err(|source| NetError::Weights {
             path: weights.to_owned(),
@@ -157,13 +184,8 @@ pub fn load<O: DeserializeOwned>(
     })?;
     Ok(Checkpoint {
         network,
-        provenance: Provenance {
-            game: sidecar.game,
-            game_options,
-            generation: sidecar.generation,
-            training_step: sidecar.training_step,
-        },
-        unix_time: sidecar.unix_time,
+        provenance: description.provenance,
+        unix_time: description.unix_time,
     })
 }
 

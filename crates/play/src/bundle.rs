@@ -126,12 +126,23 @@ impl<G: Game> Bundle<G> {
 /// The name of the game the bot in `path` (a bundle folder or a checkpoint's weights file)
 /// plays, from the weights' sidecar, so that a tool can open it as that game.
 pub fn game_of(path: &Path) -> Result<String, PlayError> {
-    let weights = if path.is_dir() {
+    Ok(checkpoint::game_of(&weights_of(path))?)
+}
+
+/// The game options a bundle folder or checkpoint file plays with, read from its sidecar
+/// without loading the weights (a bundle's `bot.toml` must agree, see [`Bundle::load`]).
+pub fn options_of<G: Game>(path: &Path) -> Result<G::Options, PlayError> {
+    let description = checkpoint::describe::<G::Options>(&weights_of(path), G::NAME)?;
+    Ok(description.provenance.game_options)
+}
+
+/// The weights file of a bundle folder, or the checkpoint file itself.
+fn weights_of(path: &Path) -> PathBuf {
+    if path.is_dir() {
         path.join(WEIGHTS_FILE)
     } else {
         path.to_owned()
-    };
-    Ok(checkpoint::game_of(&weights)?)
+    }
 }
 
 fn load_checkpoint<G: Game>(weights: &Path) -> Result<Checkpoint<G::Options>, PlayError> {

@@ -9,7 +9,6 @@ mod journal;
 mod metrics;
 mod run;
 mod run_config;
-mod run_dir;
 mod trainer;
 
 pub use config::{OptimizerKind, TrainerConfig};
@@ -17,5 +16,5 @@ pub use evaluation::EvaluationConfig;
 pub use examples::{Example, example_at};
 pub use run::{Limit, RunSummary, train};
 pub use run_config::{BotConfig, DEFAULT_GAME, NetworkConfig, RunConfig, RunLimits, game_name};
-pub use run_dir::{RunDir, write_atomically};
+pub use rundir::{RunDir, write_atomically};
 pub use trainer::Trainer;

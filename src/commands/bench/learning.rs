@@ -135,7 +135,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             visits,
         };
         for opponent in &opponents {
-            let game_match = Match {
+            let game_match = Match::<Ghast> {
                 options: config.game.clone(),
                 a: &player,
                 b: opponent,

@@ -1,4 +1,4 @@
-use crate::commands::game_options::{GameWork, for_game};
+use crate::commands::game_options::{CliGame, GameWork, for_game};
 use crate::commands::train::{config_error, read_config_text};
 use clap::Args as ClapArgs;
 use game::{GtpGame, Planes};
@@ -54,7 +54,7 @@ struct Measure<'a> {
 }
 
 impl GameWork for Measure<'_> {
-    fn run<G: GtpGame + Planes>(self) -> anyhow::Result<()> {
+    fn run<G: CliGame>(self) -> anyhow::Result<()> {
         measure::<G>(self.args, self.text)
     }
 }

@@ -3,8 +3,7 @@
 //! progress.
 
 use crate::rating::Wdl;
-use ghast::GhastOptions;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use std::fs;
 use std::path::Path;
 
@@ -29,17 +28,18 @@ impl PairResult {
     }
 }
 
-/// The cache file's content: the options every game was played with, and the pairings.
+/// The cache file's content: the options every game was played with (`O`, the game's
+/// options), and the pairings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ResultCache {
-    pub options: GhastOptions,
+pub struct ResultCache<O> {
+    pub options: O,
     pub pairs: Vec<PairResult>,
 }
 
-impl ResultCache {
+impl<O: Clone + PartialEq + Serialize + DeserializeOwned> ResultCache<O> {
     /// Reads `path`, or an empty cache for `options` if there is no file yet. A cache of
     /// other options is an error: its games are not comparable.
-    pub fn load(path: &Path, options: &GhastOptions) -> Result<ResultCache, String> {
+    pub fn load(path: &Path, options: &O) -> Result<ResultCache<O>, String> {
         let bytes = match fs::read(path) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -50,7 +50,7 @@ impl ResultCache {
             }
             Err(e) => return Err(format!("{}: {e}", path.display())),
         };
-        let cache: ResultCache = serde_json::from_slice(&bytes)
+        let cache: ResultCache<O> = serde_json::from_slice(&bytes)
             .map_err(|e| format!("{}: not a ladder results file: {e}", path.display()))?;
         if &cache.options != options {
             return Err(format!(

@@ -7,15 +7,15 @@
 //! player to the anchor by a short chain while the number of pairings grows linearly.
 
 mod cache;
-mod generations;
 
 pub use cache::{PairResult, ResultCache};
-pub use generations::{Generation, find_generations};
 
 use crate::plot::{Baseline, GenerationPoint, PlotError, PlotFiles, RatingPlot, save_rating_plots};
 use crate::rating::{BradleyTerry, Rating, RatingError, ResultTable};
 use crate::runner::{GameRecord, Match, MatchError, MatchSettings};
 use crate::spec::PlayerSpec;
+use game::{GtpGame, Planes};
+use rundir::{Generation, RunDir};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
@@ -76,14 +76,14 @@ pub enum LadderError {
     Plot(#[from] PlotError),
 }
 
-/// One player of the ladder.
-struct Entry {
+/// One player of the ladder; `O` are the game's options.
+struct Entry<O> {
     spec: PlayerSpec,
     /// The checkpoint behind a generation; `None` for a baseline.
-    generation: Option<Generation>,
+    generation: Option<Generation<O>>,
 }
 
-impl Entry {
+impl<O> Entry<O> {
     fn name(&self) -> String {
         self.spec.name()
     }
@@ -91,30 +91,36 @@ impl Entry {
 
 /// The ladder of the run in `run`.
 pub struct Ladder {
-    run: PathBuf,
+    run: RunDir,
     settings: LadderSettings,
 }
 
 impl Ladder {
     pub fn new(run: &Path, settings: LadderSettings) -> Ladder {
         Ladder {
-            run: run.to_owned(),
+            run: RunDir::new(run),
             settings,
         }
     }
 
     /// `RUN/ladder`, where results and plots go.
     pub fn dir(&self) -> PathBuf {
-        self.run.join("ladder")
+        self.run.root().join("ladder")
     }
 
-    /// Plays the pairings not in the cache, rates everyone and draws the plot.
-    pub fn run(&self, on_event: &mut dyn FnMut(LadderEvent)) -> Result<LadderReport, LadderError> {
-        let models = self.run.join("models");
-        let mut generations = find_generations(&models).map_err(LadderError::Run)?;
+    /// Plays the pairings not in the cache, rates everyone and draws the plot. The run's
+    /// checkpoints must be of game `G`.
+    pub fn run<G: GtpGame + Planes>(
+        &self,
+        on_event: &mut dyn FnMut(LadderEvent),
+    ) -> Result<LadderReport, LadderError> {
+        let mut generations = self
+            .run
+            .generations::<G::Options>(G::NAME)
+            .map_err(|e| LadderError::Run(format!("{e:#}")))?;
         let latest = generations
             .last()
-            .ok_or_else(|| LadderError::NoGenerations(models.clone()))?
+            .ok_or_else(|| LadderError::NoGenerations(self.run.models()))?
             .clone();
         let every = self.settings.every.max(1);
         generations.retain(|g| g.generation % every == 0 || g.generation == latest.generation);
@@ -140,7 +146,7 @@ impl Ladder {
                 a: &a_name,
                 b: &b_name,
             });
-            let game_match = Match {
+            let game_match = Match::<G> {
                 options: options.clone(),
                 a,
                 b,
@@ -193,7 +199,7 @@ impl Ladder {
     }
 
     /// Generations first, by generation, then the baselines in the order given.
-    fn entries(&self, generations: &[Generation]) -> Vec<Entry> {
+    fn entries<O: Clone>(&self, generations: &[Generation<O>]) -> Vec<Entry<O>> {
         let generation_entries = generations.iter().map(|generation| Entry {
             spec: PlayerSpec::Checkpoint {
                 weights: generation.weights.clone(),
@@ -209,7 +215,7 @@ impl Ladder {
     }
 
     /// `random` if it plays, else the first baseline, else the first generation.
-    fn anchor(&self, entries: &[Entry]) -> String {
+    fn anchor<O>(&self, entries: &[Entry<O>]) -> String {
         let baselines = || entries.iter().filter(|e| e.generation.is_none());
         baselines()
             .find(|e| e.spec == PlayerSpec::Random)
@@ -219,7 +225,7 @@ impl Ladder {
     }
 
     /// Draws `RUN/ladder/ratings.{png,svg}`; training time counts from the first generation.
-    fn plot(&self, entries: &[Entry], ratings: &[Rating]) -> Result<PlotFiles, PlotError> {
+    fn plot<O>(&self, entries: &[Entry<O>], ratings: &[Rating]) -> Result<PlotFiles, PlotError> {
         let start = entries
             .iter()
             .filter_map(|e| e.generation.as_ref())
@@ -243,8 +249,9 @@ impl Ladder {
                 }),
             }
         }
-        let run_name = self.run.file_name().map_or_else(
-            || self.run.display().to_string(),
+        let root = self.run.root();
+        let run_name = root.file_name().map_or_else(
+            || root.display().to_string(),
             |name| name.to_string_lossy().into_owned(),
         );
         let title = format!("Ladder of {run_name}");
@@ -259,7 +266,7 @@ impl Ladder {
 
 /// Pairings as indices into `entries`: each generation against its predecessor and every
 /// baseline; each baseline against the one before it.
-fn schedule(entries: &[Entry]) -> Vec<(usize, usize)> {
+fn schedule<O>(entries: &[Entry<O>]) -> Vec<(usize, usize)> {
     let generations: Vec<usize> = (0..entries.len())
         .filter(|&i| entries[i].generation.is_some())
         .collect();

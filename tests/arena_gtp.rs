@@ -1,7 +1,7 @@
 //! Games against an external GTP engine process (the `ghast-random-gtp` helper binary).
 
 use arena::{Match, MatchResult, MatchSettings, PlayerSpec};
-use ghast::{GhastOptions, RawOptions};
+use ghast::{Ghast, GhastOptions, RawOptions};
 
 fn engine(flags: &str) -> PlayerSpec {
     format!(
@@ -27,7 +27,7 @@ fn play(a: &PlayerSpec, b: &PlayerSpec) -> MatchResult {
         sprt: None,
         seed: 3,
     };
-    Match {
+    Match::<Ghast> {
         options,
         a,
         b,
@@ -74,7 +74,7 @@ fn an_engine_that_cannot_start_is_a_setup_error() {
         sprt: None,
         seed: 0,
     };
-    let error = Match {
+    let error = Match::<Ghast> {
         options,
         a: &missing,
         b: &PlayerSpec::Random,

@@ -13,8 +13,19 @@
 //! ```
 
 use anyhow::{Context, Result};
+use serde::de::DeserializeOwned;
 use std::fs;
 use std::path::{Path, PathBuf};
+
+/// One checkpoint of a run, as its sidecar describes it (the weights are not loaded).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Generation<O> {
+    pub generation: u64,
+    pub weights: PathBuf,
+    pub game_options: O,
+    /// Seconds since the Unix epoch when the checkpoint was saved.
+    pub unix_time: u64,
+}
 
 #[derive(Clone, Debug)]
 pub struct RunDir {
@@ -108,17 +119,40 @@ impl RunDir {
         let mut newest = None;
         for entry in entries {
             let name = entry?.file_name();
-            let generation = name.to_str().and_then(|name| {
-                name.strip_prefix("gen-")?
-                    .strip_suffix(".json")?
-                    .parse::<u64>()
-                    .ok()
-            });
+            let generation = name.to_str().and_then(generation_of_sidecar);
             if let Some(generation) = generation.filter(|&g| self.checkpoint(g).is_file()) {
                 newest = newest.max(Some(generation));
             }
         }
         Ok(newest)
+    }
+
+    /// Every checkpoint with weights and sidecar in place, by generation, read as checkpoints
+    /// of game `game`; an error names the file at fault (a sidecar of another game included).
+    pub fn generations<O: DeserializeOwned>(&self, game: &str) -> Result<Vec<Generation<O>>> {
+        let dir = self.models();
+        let entries =
+            fs::read_dir(&dir).with_context(|| format!("cannot list {}", dir.display()))?;
+        let mut generations = Vec::new();
+        for entry in entries {
+            let name = entry?.file_name();
+            let Some(generation) = name.to_str().and_then(generation_of_sidecar) else {
+                continue;
+            };
+            let weights = self.checkpoint(generation);
+            if !weights.is_file() {
+                continue;
+            }
+            let description = nn::checkpoint::describe::<O>(&weights, game)?;
+            generations.push(Generation {
+                generation,
+                weights,
+                game_options: description.provenance.game_options,
+                unix_time: description.unix_time,
+            });
+        }
+        generations.sort_by_key(|g| g.generation);
+        Ok(generations)
     }
 
     /// Deletes generation `generation`: the weights first, so that it stops counting as
@@ -136,6 +170,14 @@ impl RunDir {
     pub fn set_latest(&self, generation: u64) -> Result<()> {
         write_atomically(&self.latest_pointer(), format!("{generation}\n").as_bytes())
     }
+}
+
+/// The generation of a sidecar's file name, `gen-NNNN.json`.
+fn generation_of_sidecar(name: &str) -> Option<u64> {
+    name.strip_prefix("gen-")?
+        .strip_suffix(".json")?
+        .parse()
+        .ok()
 }
 
 /// Writes `bytes` to `path` durably and atomically: a kill at any moment leaves either the old
@@ -174,6 +216,42 @@ mod tests {
         assert_eq!(run.newest_generation().unwrap(), Some(1));
         assert!(!run.models().join("gen-0002.json").exists());
         run.remove_generation(2).unwrap();
+    }
+
+    fn save_untrained<G: game::Planes>(run: &RunDir, generation: u64, options: &G::Options) {
+        let config = play::tiny_config::<G>(options);
+        play::save_untrained::<G>(&run.checkpoint(generation), options, config).unwrap();
+    }
+
+    #[test]
+    fn generations_come_from_the_sidecars_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunDir::new(dir.path());
+        run.create().unwrap();
+        let options = ghast::GhastOptions::default();
+        for generation in [10, 2] {
+            save_untrained::<ghast::Ghast>(&run, generation, &options);
+        }
+        fs::write(run.models().join("gen-0011.json"), "{}").unwrap();
+        let generations = run.generations::<ghast::GhastOptions>("ghast").unwrap();
+        let numbers: Vec<u64> = generations.iter().map(|g| g.generation).collect();
+        assert_eq!(numbers, [2, 10], "gen-0011 has no weights");
+        assert_eq!(generations[1].weights, run.checkpoint(10));
+        assert_eq!(generations[1].game_options, options);
+        assert!(generations[1].unix_time > 0);
+    }
+
+    #[test]
+    fn a_checkpoint_of_another_game_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunDir::new(dir.path());
+        run.create().unwrap();
+        let options = ghodak::RawOptions::default().validate().unwrap();
+        save_untrained::<ghodak::Ghodak>(&run, 1, &options);
+        let error = run.generations::<ghast::GhastOptions>("ghast").unwrap_err();
+        let message = format!("{error:#}");
+        assert!(message.contains("gen-0001.json"), "{message}");
+        assert!(message.contains("ghodak"), "{message}");
     }
 
     #[test]

@@ -1,0 +1,135 @@
+//! Ghodak against GNU Go, a Go program nobody here wrote: `ghast arena` drives it over GTP
+//! against a Ghodak bot, and against `ghast gtp`, so both ends of our GTP meet a real Go
+//! program. GNU Go refuses any move its rules forbid, so a rules disagreement shows up as a
+//! forfeit. `scripts/setup-engines.sh` installs it (Debian puts it in /usr/games).
+
+mod common;
+
+use common::ghast;
+use ghodak::{Ghodak, GhodakOptions, RawOptions};
+use std::path::{Path, PathBuf};
+
+/// GNU Go as `gtp:` spec words: `$GNUGO`, else Debian's /usr/games/gnugo, else `gnugo` on
+/// the PATH; with the flags that make it finish games under area scoring.
+fn gnugo_spec() -> String {
+    let program = std::env::var("GNUGO").unwrap_or_else(|_| {
+        let debian = Path::new("/usr/games/gnugo");
+        if debian.is_file() {
+            debian.display().to_string()
+        } else {
+            "gnugo".to_owned()
+        }
+    });
+    format!("gtp:{program} --mode gtp --chinese-rules --capture-all-dead --level 1")
+}
+
+/// An untrained Ghodak bot on 7 x 7 with 8 visits per move.
+fn bot(dir: &Path) -> PathBuf {
+    let options: GhodakOptions = RawOptions {
+        size: 7,
+        ..RawOptions::default()
+    }
+    .validate()
+    .unwrap();
+    let weights = dir.join("gen-0000.safetensors");
+    play::save_untrained::<Ghodak>(&weights, &options, play::tiny_config::<Ghodak>(&options))
+        .unwrap();
+    let out = dir.join("bot");
+    let exported = ghast(
+        &[
+            "export",
+            "--visits",
+            "8",
+            "--checkpoint",
+            weights.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(exported.status.success(), "{exported:?}");
+    out
+}
+
+/// Plays `a` against GNU Go over two games, saving records in `records`; returns match.json.
+fn against_gnugo(a: &str, extra: &[&str], records: &Path) -> serde_json::Value {
+    let gnugo = gnugo_spec();
+    let mut args = vec![
+        "arena",
+        a,
+        &gnugo,
+        "--games",
+        "2",
+        "--threads",
+        "2",
+        "--out",
+        records.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let output = ghast(&args, "");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "is GNU Go installed (scripts/setup-engines.sh)? {stderr}"
+    );
+    assert!(stdout.contains("vs gtp:gnugo: "), "{stdout}");
+    assert!(!stderr.contains("forfeits"), "{stderr}");
+    serde_json::from_slice(&std::fs::read(records.join("match.json")).unwrap()).unwrap()
+}
+
+/// Every game was played to its end by the rules (no forfeit), with Go's colour names, and
+/// replays through `ghast replay` with the command match.json gives.
+fn assert_whole_games(summary: &serde_json::Value, records: &Path, a: &str) {
+    let replay: Vec<&str> = summary["replay"]
+        .as_str()
+        .unwrap()
+        .split_whitespace()
+        .skip(1)
+        .take_while(|word| *word != "<")
+        .collect();
+    assert_eq!(replay[..5], ["replay", "--game", "ghodak", "--size", "7"]);
+    let games = summary["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2);
+    for game in games {
+        assert_eq!(game["forfeit"], serde_json::Value::Null, "{game}");
+        assert!(
+            ["passes", "moves"].contains(&game["reason"].as_str().unwrap()),
+            "{game}"
+        );
+        let players = [game["black"].as_str(), game["white"].as_str()];
+        assert!(players.contains(&Some(a)), "{game}");
+        assert!(players.contains(&Some("gtp:gnugo")), "{game}");
+        let moves = std::fs::read_to_string(records.join(game["file"].as_str().unwrap())).unwrap();
+        let replayed = ghast(&replay, &moves);
+        assert!(replayed.status.success(), "{replayed:?}");
+        let stdout = String::from_utf8_lossy(&replayed.stdout);
+        let last = stdout.lines().last().unwrap();
+        assert!(last.starts_with("result "), "{last}");
+    }
+}
+
+#[test]
+fn a_ghodak_bot_plays_whole_games_against_gnugo() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = bot(dir.path());
+    let records = dir.path().join("records");
+    // No --game and no --size: both come from the bot.
+    let summary = against_gnugo(bot.to_str().unwrap(), &[], &records);
+    assert_eq!(summary["options"]["size"], 7, "{summary}");
+    assert_whole_games(&summary, &records, "bot");
+}
+
+#[test]
+fn gnugo_and_ghast_gtp_play_whole_games_over_gtp() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = bot(dir.path());
+    let records = dir.path().join("records");
+    let engine = format!(
+        "gtp:{} gtp --cpu --bot {}",
+        env!("CARGO_BIN_EXE_ghast"),
+        bot.display()
+    );
+    let summary = against_gnugo(&engine, &["--game", "ghodak", "--size", "7"], &records);
+    assert_whole_games(&summary, &records, "gtp:ghast");
+}
