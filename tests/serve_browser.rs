@@ -1,12 +1,14 @@
 //! `ghast serve` end to end in a real browser: the binary serves a tiny random network, and
-//! headless Chromium (driven by playwright-core, tests/browser/play.mjs) plays a few moves by
-//! clicking and checks the page against the API.
+//! headless Chromium (driven by playwright-core, tests/browser/play.mjs for Ghast and
+//! play-go.mjs for Ghodak) plays a few moves by clicking and checks the page against the API.
 //!
-//! Needs `scripts/setup-browser.sh` (Chromium and playwright-core). Set `GHAST_SCREENSHOT` to
-//! a path to keep the screenshot (docs/serve.png is made this way).
+//! Needs `scripts/setup-browser.sh` (Chromium and playwright-core). Set `GHAST_SCREENSHOT`
+//! (Ghast) or `GHODAK_SCREENSHOT` to a path to keep the screenshot (docs/serve.png and
+//! docs/serve-ghodak.png are made this way).
 
-use game::{Game, Planes};
-use ghast::{CHANNELS, Ghast, GhastOptions};
+use game::Planes;
+use ghast::{Ghast, GhastOptions};
+use ghodak::Ghodak;
 use nn::checkpoint::{self, Provenance};
 use nn::{NetConfig, Network, Preset};
 use std::io::{BufRead, BufReader};
@@ -33,16 +35,22 @@ fn browser_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser")
 }
 
-/// A tiny network with random weights, as a checkpoint file; returns its path.
-fn write_random_bot(dir: &Path) -> PathBuf {
-    let options = GhastOptions::default();
-    let layout = Ghast::new(&options).policy_layout();
+/// A tiny network of game `G` with random weights, as a checkpoint file; returns its path.
+fn write_random_bot<G: Planes>(dir: &Path, options: G::Options) -> PathBuf {
+    // Fixed weights, so the bot's replies (and so the games the scripts play) are the same on
+    // every run.
+    tch::manual_seed(1);
+    let start = G::new(&options);
     let network = Network::new(
-        NetConfig::preset(Preset::Tiny, CHANNELS, layout),
+        NetConfig::preset(
+            Preset::Tiny,
+            start.plane_shape().channels,
+            start.policy_layout(),
+        ),
         tch::Device::Cpu,
     );
     let provenance = Provenance {
-        game: Ghast::NAME.to_string(),
+        game: G::NAME.to_string(),
         game_options: options,
         generation: 0,
         training_step: 0,
@@ -83,19 +91,33 @@ fn start_server(bot: &Path) -> (Killed, String) {
 
 #[test]
 fn a_person_can_play_against_the_bot_in_a_browser() {
+    let temp = tempfile::tempdir().unwrap();
+    let bot = write_random_bot::<Ghast>(temp.path(), GhastOptions::default());
+    play_in_browser(&bot, "play.mjs", "GHAST_SCREENSHOT");
+}
+
+#[test]
+fn a_person_can_play_ghodak_on_a_go_board_in_a_browser() {
+    let temp = tempfile::tempdir().unwrap();
+    let options = ghodak::RawOptions::default().validate().unwrap();
+    let bot = write_random_bot::<Ghodak>(temp.path(), options);
+    play_in_browser(&bot, "play-go.mjs", "GHODAK_SCREENSHOT");
+}
+
+/// Serves `bot` and runs the browser script `script` against it; the screenshot is copied to
+/// the path in the environment variable `keep`, if it is set.
+fn play_in_browser(bot: &Path, script: &str, keep: &str) {
     let browser = browser_dir();
     assert!(
         Path::new(CHROMIUM).exists() && browser.join("node_modules/playwright-core").exists(),
         "Chromium or playwright-core is missing: run scripts/setup-browser.sh"
     );
+    let (_server, url) = start_server(bot);
     let temp = tempfile::tempdir().unwrap();
-    let bot = write_random_bot(temp.path());
-    let (_server, url) = start_server(&bot);
-
     let screenshot = temp.path().join("serve.png");
     let mut node = Killed(
         Command::new("node")
-            .arg(browser.join("play.mjs"))
+            .arg(browser.join(script))
             .arg(&url)
             .arg(&screenshot)
             .spawn()
@@ -117,7 +139,7 @@ fn a_person_can_play_against_the_bot_in_a_browser() {
         std::fs::metadata(&screenshot).unwrap().len() > 10_000,
         "an empty screenshot"
     );
-    if let Some(keep) = std::env::var_os("GHAST_SCREENSHOT") {
-        std::fs::copy(&screenshot, keep).expect("copy the screenshot to GHAST_SCREENSHOT");
+    if let Some(path) = std::env::var_os(keep) {
+        std::fs::copy(&screenshot, path).expect("copy the screenshot");
     }
 }

@@ -120,6 +120,8 @@ struct Play<'a> {
 }
 
 impl GameWork for Play<'_> {
+    type Output = ();
+
     fn run<G: CliGame>(self) -> anyhow::Result<()> {
         let base = self
             .bot

@@ -35,6 +35,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 struct Export<'a>(&'a Args);
 
 impl GameWork for Export<'_> {
+    type Output = ();
+
     fn run<G: CliGame>(self) -> anyhow::Result<()> {
         export::<G>(self.0)
     }

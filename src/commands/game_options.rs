@@ -1,6 +1,6 @@
 use crate::InputError;
 use clap::{Args as ClapArgs, ValueEnum};
-use game::{Game, GtpGame, Planes};
+use game::{BoardView, Game, Planes};
 use ghast::{Ghast, GhastOptions, parse_vetoes};
 use ghodak::{Ghodak, GhodakOptions};
 
@@ -25,7 +25,7 @@ impl GameName {
 
 /// What the commands need of a game beyond its rules: its options from and back to the
 /// command line.
-pub trait CliGame: GtpGame + Planes {
+pub trait CliGame: BoardView + Planes {
     /// The options the rule flags give; a flag not given keeps its value in `base` (a bot's
     /// options), or the rules' default without one. A bad value, or a flag of another game,
     /// is an [`InputError`] naming it.
@@ -41,13 +41,20 @@ pub trait CliGame: GtpGame + Planes {
 
 /// Work generic over the game, run by [`for_game`] for the game a file or flag names.
 pub trait GameWork {
-    fn run<G: CliGame>(self) -> anyhow::Result<()>;
+    type Output;
+
+    fn run<G: CliGame>(self) -> anyhow::Result<Self::Output>;
 }
 
 /// Runs `work` for the game called `name`: the one list of the games this build plays. A name
 /// it does not know is an [`InputError`] naming `source` (`config PATH`, `bot PATH`) and the
 /// `field` that gave the name.
-pub fn for_game(name: &str, source: &str, field: &str, work: impl GameWork) -> anyhow::Result<()> {
+pub fn for_game<W: GameWork>(
+    name: &str,
+    source: &str,
+    field: &str,
+    work: W,
+) -> anyhow::Result<W::Output> {
     match name {
         Ghast::NAME => work.run::<Ghast>(),
         Ghodak::NAME => work.run::<Ghodak>(),
@@ -100,7 +107,7 @@ impl GameOptions {
     }
 
     /// Runs `work` for the game `--game` names (Ghast by default).
-    pub fn run(&self, work: impl GameWork) -> anyhow::Result<()> {
+    pub fn run<W: GameWork>(&self, work: W) -> anyhow::Result<W::Output> {
         let name = self.game.unwrap_or(GameName::Ghast).as_str();
         for_game(name, "the command line", "--game", work)
     }

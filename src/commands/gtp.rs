@@ -57,6 +57,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 struct Speak<'a>(&'a Args);
 
 impl GameWork for Speak<'_> {
+    type Output = ();
+
     fn run<G: CliGame>(self) -> anyhow::Result<()> {
         speak::<G>(self.0)
     }

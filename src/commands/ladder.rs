@@ -139,6 +139,8 @@ struct Rate<'a> {
 }
 
 impl GameWork for Rate<'_> {
+    type Output = ();
+
     fn run<G: CliGame>(self) -> anyhow::Result<()> {
         let bar = progress_bar(u64::from(self.games));
         let report = self.ladder.run::<G>(&mut |event| match event {

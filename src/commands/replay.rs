@@ -20,6 +20,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 struct Replay<'a>(&'a GameOptions);
 
 impl GameWork for Replay<'_> {
+    type Output = ();
+
     fn run<G: CliGame>(self) -> anyhow::Result<()> {
         let mut game = G::new(&G::options_from(self.0, None)?);
         let mut moves = String::new();

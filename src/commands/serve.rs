@@ -1,3 +1,4 @@
+use super::game_options::{CliGame, GameWork, for_game};
 use crate::InputError;
 use clap::Args as ClapArgs;
 use std::io::Write;
@@ -6,6 +7,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// A web page to play against a bot and to analyse: open the printed address in a browser.
+/// The page plays the bot's game: a hex board for Ghast, a Go board for Ghodak.
 ///
 /// Each browser gets its own game (a session cookie names it; the 256 most recently used games
 /// are kept). Requests are answered concurrently: up to --searches bots think at once, and
@@ -15,6 +17,7 @@ use std::time::Duration;
 ///
 /// Examples:
 ///   ghast serve --bot models/ghast-size4
+///   ghast serve --bot models/ghodak9
 ///   ghast serve --bot runs/small/bot --port 0 --searches 4
 #[derive(ClapArgs)]
 pub struct Args {
@@ -64,28 +67,50 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     // Each search evaluates one leaf at a time; libtorch's threads would only fight them.
     nn::set_intra_op_threads((cores / searches).max(1));
-    let loaded = serve::load_bots(&args.bot, searches).map_err(|error| {
-        crate::InputError(format!(
+    let game = play::game_of(&args.bot).map_err(|error| {
+        InputError(format!(
             "loading the bot from {}: {error}",
             args.bot.display()
         ))
     })?;
-    let visits = args.visits.unwrap_or(loaded.visits);
-    let app = serve::App::new(loaded.bots, loaded.options, visits);
-    let limits = serve::Limits {
-        request_timeout: Duration::from_secs(args.request_timeout),
-        max_connections: args.max_connections,
-        ..serve::Limits::default()
-    };
-    serve::serve(
-        app,
-        SocketAddr::new(args.bind, args.port),
-        limits,
-        |address| {
-            // The address goes to standard output, flushed, so scripts and tests can read it.
-            println!("ghast serve: listening on http://{address}/");
-            let _ = std::io::stdout().flush();
-        },
-    )?;
-    Ok(())
+    let source = format!("bot {}", args.bot.display());
+    for_game(&game, &source, "game", Serve { args, searches })
+}
+
+/// The page for the game the bot plays.
+struct Serve {
+    args: Args,
+    searches: usize,
+}
+
+impl GameWork for Serve {
+    type Output = ();
+
+    fn run<G: CliGame>(self) -> anyhow::Result<()> {
+        let args = self.args;
+        let loaded = serve::load_bots::<G>(&args.bot, self.searches).map_err(|error| {
+            InputError(format!(
+                "loading the bot from {}: {error}",
+                args.bot.display()
+            ))
+        })?;
+        let visits = args.visits.unwrap_or(loaded.visits);
+        let app = serve::App::<G, _>::new(loaded.bots, loaded.options, visits);
+        let limits = serve::Limits {
+            request_timeout: Duration::from_secs(args.request_timeout),
+            max_connections: args.max_connections,
+            ..serve::Limits::default()
+        };
+        serve::serve(
+            app,
+            SocketAddr::new(args.bind, args.port),
+            limits,
+            |address| {
+                // The address goes to standard output, flushed, so scripts and tests can read it.
+                println!("ghast serve: listening on http://{address}/");
+                let _ = std::io::stdout().flush();
+            },
+        )?;
+        Ok(())
+    }
 }

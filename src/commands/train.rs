@@ -58,6 +58,8 @@ struct TrainGame<'a> {
 }
 
 impl GameWork for TrainGame<'_> {
+    type Output = ();
+
     fn run<G: CliGame>(self) -> anyhow::Result<()> {
         train_game::<G>(self.args, self.run, self.path, self.text)
     }

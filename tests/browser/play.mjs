@@ -1,39 +1,16 @@
-// Plays a few moves of `ghast serve` in headless Chromium by clicking, as a person would, and
-// checks that the page and the server agree on what happened.
+// Plays a few moves of Ghast in `ghast serve` in headless Chromium by clicking, as a person
+// would, and checks that the page and the server agree on what happened.
 // Usage: node play.mjs <server url> <screenshot path>. Exits non-zero on the first mismatch.
-import { chromium } from "playwright-core";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { openPage } from "./browser.mjs";
 import assert from "node:assert/strict";
 
-const [url, screenshot] = process.argv.slice(2);
-assert.ok(url && screenshot, "usage: node play.mjs <server url> <screenshot path>");
-
-const profile = mkdtempSync(join(tmpdir(), "ghast-chromium-"));
-const context = await chromium.launchPersistentContext(profile, {
-  executablePath: "/usr/bin/chromium",
-  headless: true,
-  viewport: { width: 1280, height: 860 },
-  args: [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-  ],
-});
-context.setDefaultTimeout(20_000);
-
+const { url, screenshot, page, problems, state, moveCount, close } = await openPage("play.mjs");
 try {
-  const page = context.pages()[0] ?? (await context.newPage());
-  const problems = [];
-  page.on("pageerror", (error) => problems.push(error.message));
-  const state = async () => (await page.request.get(`${url}api/state`)).json();
-  const moveCount = (n) => page.waitForFunction((n) => document.querySelectorAll("#moves li").length === n, n);
-
   await page.goto(url);
   await page.waitForSelector('#board .cell[data-hex="f1"]');
   let s = await state();
-  assert.equal(s.cells.length, 91);
-  assert.ok(s.cells.every((c) => c.tile === null), "the board starts empty");
+  assert.equal(s.board.cells.length, 91);
+  assert.ok(s.board.cells.every((c) => c.tile === null), "the board starts empty");
   assert.equal(await page.locator("#board .cell.open").count(), 30, "turn 1 opens the 30 edge hexes");
 
   // Rotate twice with the keyboard, then place on f1 by clicking: the bot answers.
@@ -44,18 +21,20 @@ try {
   await moveCount(2);
   s = await state();
   assert.equal(s.moves[0], "f1:2");
-  assert.deepEqual(s.cells.find((c) => c.name === "f1").tile, { colour: "orange", orientation: 2 });
+  assert.deepEqual(s.board.cells.find((c) => c.name === "f1").tile, { colour: "orange", orientation: 2 });
   assert.equal(s.last.by, "blue", "the bot replied");
   assert.equal(await page.locator('#board [data-hex="f1"] [data-tile="orange:2"]').count(), 1);
-  const blue = s.cells.filter((c) => c.tile?.colour === "blue").length;
+  const blue = s.board.cells.filter((c) => c.tile?.colour === "blue").length;
   assert.equal(await page.locator('#board .cell [data-tile^="blue:"]').count(), blue);
-  assert.equal(await page.locator("#score-orange").textContent(), String(s.scores.orange));
+  assert.equal(await page.locator("#points-first").textContent(), String(s.scores[0]));
+  assert.equal(await page.locator("#name-first").textContent(), "Orange");
+  assert.equal(await page.title(), "Ghast");
 
   // Turn 3 opens depth 1: rotate with the wheel and place on the first open inner hex.
   await page.mouse.move(300, 300);
   await page.mouse.wheel(0, 120);
   await page.waitForFunction(() => document.querySelector("#orientation").textContent === "orientation 3");
-  const inner = s.cells.find((c) => c.open && c.tile === null && c.name !== "f1" && ![0, 10].includes(c.y) && c.x !== 0);
+  const inner = s.board.cells.find((c) => c.open && c.tile === null && c.name !== "f1" && ![0, 10].includes(c.y) && c.x !== 0);
   await page.click(`#board .cell[data-hex="${inner.name}"]`);
   await moveCount(4);
   s = await state();
@@ -78,13 +57,12 @@ try {
   assert.deepEqual(record.trim().split("\n"), (await state()).moves);
 
   // Show a ghost tile under the pointer, then take the picture.
-  const open = (await state()).cells.find((c) => c.open && c.y === 2);
+  const open = (await state()).board.cells.find((c) => c.open && c.y === 2);
   await page.hover(`#board .cell[data-hex="${open.name}"]`);
   await page.waitForSelector("#board .ghost");
   assert.deepEqual(problems, [], "no script errors on the page");
   await page.screenshot({ path: screenshot, fullPage: true });
   console.log(`played ${record.trim().split("\n").length} moves; screenshot ${screenshot}`);
 } finally {
-  await context.close();
-  rmSync(profile, { recursive: true, force: true });
+  await close();
 }

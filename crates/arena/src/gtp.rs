@@ -7,7 +7,7 @@
 //! Replies are read on a helper thread so that a hung engine costs a timeout, not the match.
 
 use crate::agent::{Agent, AgentFailure, Choice};
-use game::{GtpGame, Side};
+use game::{GtpGame, colour_name};
 use std::io::{BufRead, BufReader, Write};
 use std::marker::PhantomData;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -130,11 +130,6 @@ impl Drop for GtpEngine {
     }
 }
 
-/// The GTP colour of `side` in game `G`.
-fn colour<G: GtpGame>(side: Side) -> &'static str {
-    G::COLOURS[side.index()]
-}
-
 /// A GTP engine playing game `G`.
 pub struct GtpAgent<G> {
     engine: GtpEngine,
@@ -167,7 +162,7 @@ impl<G: GtpGame> Agent<G> for GtpAgent<G> {
     fn choose(&mut self, game: &G) -> Result<Choice, AgentFailure> {
         let reply = self
             .engine
-            .send(&format!("genmove {}", colour::<G>(game.to_move())))?;
+            .send(&format!("genmove {}", colour_name::<G>(game.to_move())))?;
         if reply.eq_ignore_ascii_case("resign") {
             return Ok(Choice::Resign);
         }
@@ -186,8 +181,10 @@ impl<G: GtpGame> Agent<G> for GtpAgent<G> {
             return Ok(());
         }
         let text = before.action_to_string(action);
-        self.engine
-            .send(&format!("play {} {text}", colour::<G>(before.to_move())))?;
+        self.engine.send(&format!(
+            "play {} {text}",
+            colour_name::<G>(before.to_move())
+        ))?;
         Ok(())
     }
 }

@@ -55,3 +55,8 @@ pub fn final_score_text(outcome: Option<Outcome>, lead: f64, letters: [char; 2])
         Some(side) => format!("{}+{}", letters[side.index()], lead.abs()),
     }
 }
+
+/// The name of `side` in `G`'s GTP colours (`orange`, `black`, ...).
+pub fn colour_name<G: GtpGame>(side: Side) -> &'static str {
+    G::COLOURS[side.index()]
+}

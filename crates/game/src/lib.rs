@@ -8,11 +8,13 @@ mod gtp;
 mod outcome;
 mod planes;
 mod side;
+mod view;
 
-pub use gtp::{GtpGame, final_score_text};
+pub use gtp::{GtpGame, colour_name, final_score_text};
 pub use outcome::Outcome;
 pub use planes::{PlaneShape, Planes, PolicyLayout};
 pub use side::Side;
+pub use view::{BoardView, Effect};
 
 use serde::{Serialize, de::DeserializeOwned};
 use std::fmt::Debug;

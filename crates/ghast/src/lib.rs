@@ -7,6 +7,7 @@ mod action;
 pub mod bench;
 mod bits;
 mod board;
+mod board_view;
 mod diagram;
 mod game_impl;
 mod ghast;

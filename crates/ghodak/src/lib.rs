@@ -5,6 +5,7 @@
 //! `apply` and the legality checks never allocate whatever the size.
 
 pub mod bench;
+mod board_view;
 mod game_impl;
 mod ghodak;
 mod gtp_impl;

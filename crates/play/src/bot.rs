@@ -1,20 +1,23 @@
-//! A bundle's network searching with mcts: moves for GTP and the arena, and analysis.
+//! A bundle's network searching with mcts: moves for GTP, the arena and the web page, and
+//! analysis.
 
 use crate::bundle::Bundle;
 use crate::error::PlayError;
-use game::Planes;
-use mcts::Search;
+use game::{Game, Planes};
 use mcts::players::Player;
+use mcts::{Evaluator, Search, SearchConfig};
 use nn::{EvaluatorSettings, NetEvaluator};
 use tch::Device;
 
 /// A network-guided PUCT search with a visit budget per move. It keeps its tree between
-/// moves when told what was played ([`Player::observe`]), as the arena does.
+/// moves when told what was played ([`Player::observe`]), as the arena does, and between an
+/// analysis and the move that follows it. The evaluator is a bundle's network unless a test
+/// plugs in another ([`Bot::with_evaluator`]).
 #[derive(Debug)]
-pub struct Bot<G: Planes> {
+pub struct Bot<G: Game, E = NetEvaluator<G>> {
     name: String,
     search: Search<G>,
-    evaluator: NetEvaluator<G>,
+    evaluator: E,
     visits: u32,
 }
 
@@ -70,11 +73,27 @@ impl<G: Planes> Bot<G> {
             || "bot".to_owned(),
             |stem| stem.to_string_lossy().into_owned(),
         );
+        Bot::with_evaluator(name, evaluator, settings.search, settings.visits, seed)
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Bot<G, E> {
+    /// A bot searching with `evaluator` and `search`, `visits` (at least 1) per move.
+    pub fn with_evaluator(
+        name: impl Into<String>,
+        evaluator: E,
+        search: SearchConfig,
+        visits: u32,
+        seed: u64,
+    ) -> Result<Self, PlayError> {
+        if visits == 0 {
+            return Err(PlayError::Visits(visits));
+        }
         Ok(Bot {
-            name,
-            search: Search::new(settings.search, seed),
+            name: name.into(),
+            search: Search::new(search, seed),
             evaluator,
-            visits: settings.visits,
+            visits,
         })
     }
 
@@ -134,7 +153,7 @@ impl<G: Planes> Bot<G> {
     }
 }
 
-impl<G: Planes> Player<G> for Bot<G> {
+impl<G: Game, E: Evaluator<G>> Player<G> for Bot<G, E> {
     fn name(&self) -> String {
         self.name.clone()
     }

@@ -1,10 +1,7 @@
-//! What the search thinks of a position: the network's prior per hex for the heat map, the
-//! visits the search spent, and the win probability from the root value.
+//! What the search thinks of a position: the network's prior per hex or point for the heat
+//! map, the visits the search spent, and the win probability from the root value.
 
-use crate::colour::{Colour, PerColour};
-use game::Game;
-use ghast::{Action, Ghast};
-use mcts::{ChildStats, SearchResult};
+use game::{BoardView, Side, colour_name};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -13,25 +10,26 @@ const TOP_MOVES: usize = 8;
 
 #[derive(Debug, Serialize)]
 pub struct Analysis {
-    pub to_move: Colour,
+    pub to_move: &'static str,
     pub visits: u32,
     /// Root value in [-1, 1] from the view of the side to move.
     pub value: f32,
-    /// `(1 + value) / 2` seen from each side: the search's win chance (draws count half).
-    pub win_probability: PerColour<f32>,
-    /// Every hex some legal placement goes to.
-    pub hexes: Vec<HexAnalysis>,
+    /// `(1 + value) / 2` seen from the first and the second side: the search's win chance
+    /// (draws count half).
+    pub win_probability: [f32; 2],
+    /// Every hex or point some legal move goes to.
+    pub targets: Vec<TargetAnalysis>,
     /// The most visited moves (then the likeliest by prior), best first.
     pub moves: Vec<MoveAnalysis>,
 }
 
-/// The policy summed over the six orientations of one hex.
+/// The policy summed over the moves to one hex (a Ghast hex takes six orientations) or point.
 #[derive(Debug, Serialize)]
-pub struct HexAnalysis {
+pub struct TargetAnalysis {
     pub name: String,
     pub prior: f32,
     pub visits: u32,
-    /// The orientation with the highest prior here.
+    /// The move with the highest prior here.
     pub best: String,
 }
 
@@ -46,51 +44,50 @@ pub struct MoveAnalysis {
 }
 
 impl Analysis {
-    pub fn of(game: &Ghast, result: &SearchResult, children: &[ChildStats]) -> Analysis {
-        let geometry = game.options().geometry();
+    pub fn of<G: BoardView>(game: &G, search: &play::Analysis) -> Analysis {
         let to_move = game.to_move();
         let win = |value: f32| (1.0 + value) / 2.0;
-        let mut hexes: BTreeMap<usize, (HexAnalysis, f32)> = BTreeMap::new();
-        for child in children {
-            if let Some(Action::Place { cell, .. }) = Action::from_index(child.action, geometry) {
-                let (hex, best_prior) = hexes.entry(cell).or_insert_with(|| {
-                    let empty = HexAnalysis {
-                        name: geometry.hex_name(cell),
-                        prior: 0.0,
-                        visits: 0,
-                        best: String::new(),
-                    };
-                    (empty, f32::NEG_INFINITY)
-                });
-                hex.prior += child.prior;
-                hex.visits += child.visits;
-                if child.prior > *best_prior {
-                    *best_prior = child.prior;
-                    hex.best = game.action_to_string(child.action);
-                }
+        let mut targets: BTreeMap<String, (TargetAnalysis, f32)> = BTreeMap::new();
+        for stats in &search.moves {
+            let Some(name) = game.target_name(stats.action) else {
+                continue;
+            };
+            let (target, best_prior) = targets.entry(name.clone()).or_insert_with(|| {
+                let empty = TargetAnalysis {
+                    name,
+                    prior: 0.0,
+                    visits: 0,
+                    best: String::new(),
+                };
+                (empty, f32::NEG_INFINITY)
+            });
+            target.prior += stats.prior;
+            target.visits += stats.visits;
+            if stats.prior > *best_prior {
+                *best_prior = stats.prior;
+                target.best = stats.text.clone();
             }
         }
-        let mut ranked: Vec<&ChildStats> = children.iter().collect();
-        ranked.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.prior.total_cmp(&a.prior)));
-        let moves = ranked
-            .into_iter()
+        // play::Analysis lists the most visited moves first, then the likeliest by prior.
+        let moves = search
+            .moves
+            .iter()
             .take(TOP_MOVES)
-            .map(|child| MoveAnalysis {
-                text: game.action_to_string(child.action),
-                prior: child.prior,
-                visits: child.visits,
-                win_probability: child.value.map(win),
+            .map(|stats| MoveAnalysis {
+                text: stats.text.clone(),
+                prior: stats.prior,
+                visits: stats.visits,
+                win_probability: stats.value.map(win),
             })
             .collect();
-        let value = result.value;
+        let value = search.value;
         Analysis {
-            to_move: to_move.into(),
-            visits: result.total_visits,
+            to_move: colour_name::<G>(to_move),
+            visits: search.total_visits,
             value,
-            win_probability: PerColour::from_fn(|side| {
-                win(if side == to_move { value } else { -value })
-            }),
-            hexes: hexes.into_values().map(|(hex, _)| hex).collect(),
+            win_probability: Side::BOTH
+                .map(|side| win(if side == to_move { value } else { -value })),
+            targets: targets.into_values().map(|(target, _)| target).collect(),
             moves,
         }
     }

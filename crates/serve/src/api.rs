@@ -5,13 +5,14 @@
 //! |----------------------|---------------------------------------|-----------------------|
 //! | `GET /api/state`     |                                       | [`State`]             |
 //! | `POST /api/new`      | `{"human": "orange", "visits": 200, "size": 6}` (all optional) | [`State`] |
-//! | `POST /api/play`     | `{"move": "f1:3"}`                    | [`State`]             |
+//! | `POST /api/play`     | `{"move": "f1:3"}` (Ghodak: `"D4"`)   | [`State`]             |
 //! | `POST /api/bot`      |                                       | [`State`]             |
 //! | `POST /api/undo`     |                                       | [`State`]             |
 //! | `POST /api/analyse`  | `{"visits": 200}` (optional)          | [`Analysis`]          |
 //! | `GET /api/record`    |                                       | moves, one per line   |
 //!
-//! Errors are `{"error": "..."}` with status 400 (bad input), 404, 405 or 409 (the game is
+//! Sides are named by the game's colours (`orange`/`blue` for Ghast, `black`/`white` for
+//! Ghodak), moves in its notation. Errors are `{"error": "..."}` with status 400 (bad input), 404, 405 or 409 (the game is
 //! over, or changed while the bot was thinking).
 //!
 //! Each client has its own game, named by the session cookie (see [`crate::sessions`]); a
@@ -20,12 +21,10 @@
 use crate::analysis::Analysis;
 use crate::assets;
 use crate::bot::BotPool;
-use crate::colour::Colour;
 use crate::session::Session;
 use crate::sessions::Sessions;
 use crate::view::State;
-use game::{Game, Side};
-use ghast::{Ghast, GhastOptions, RawOptions};
+use game::{BoardView, Side};
 use mcts::Evaluator;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -83,7 +82,8 @@ impl Reply {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewGame {
-    pub human: Option<Colour>,
+    /// The human's colour.
+    pub human: Option<String>,
     pub visits: Option<u32>,
     pub size: Option<i64>,
 }
@@ -112,21 +112,21 @@ pub struct Request<'a> {
     pub body: &'a str,
 }
 
-/// The server's state: the bots, the options of the bots' game and every client's game.
+/// The server's state: the bots, the options of the bots' game `G` and every client's game.
 /// Requests take `&self`, so the HTTP side answers many at once.
-pub struct App<E> {
-    bots: BotPool<E>,
+pub struct App<G: BoardView, E> {
+    bots: BotPool<G, E>,
     /// The options the network was trained with; a new game may change only the size.
-    options: GhastOptions,
+    options: G::Options,
     /// Visits per move of a new client's first game.
     visits: u32,
-    sessions: Mutex<Sessions>,
+    sessions: Mutex<Sessions<Session<G>>>,
 }
 
-impl<E: Evaluator<Ghast>> App<E> {
-    /// A server whose clients' first games, on `options`, have the human as Orange against
-    /// `visits` visits per move.
-    pub fn new(bots: BotPool<E>, options: GhastOptions, visits: u32) -> Self {
+impl<G: BoardView, E: Evaluator<G>> App<G, E> {
+    /// A server whose clients' first games, on `options`, have the human moving first
+    /// against `visits` visits per move.
+    pub fn new(bots: BotPool<G, E>, options: G::Options, visits: u32) -> Self {
         App {
             bots,
             options,
@@ -181,7 +181,7 @@ impl<E: Evaluator<Ghast>> App<E> {
         }
     }
 
-    fn sessions(&self) -> std::sync::MutexGuard<'_, Sessions> {
+    fn sessions(&self) -> std::sync::MutexGuard<'_, Sessions<Session<G>>> {
         self.sessions.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -189,7 +189,7 @@ impl<E: Evaluator<Ghast>> App<E> {
     fn read<T>(
         &self,
         id: &str,
-        read: impl FnOnce(&Session, u64) -> Result<T, Reply>,
+        read: impl FnOnce(&Session<G>, u64) -> Result<T, Reply>,
     ) -> Result<T, Reply> {
         self.sessions()
             .read(id, read)
@@ -200,7 +200,7 @@ impl<E: Evaluator<Ghast>> App<E> {
     fn change<T>(
         &self,
         id: &str,
-        change: impl FnOnce(&mut Session, u64) -> Result<T, Reply>,
+        change: impl FnOnce(&mut Session<G>, u64) -> Result<T, Reply>,
     ) -> Result<T, Reply> {
         self.sessions()
             .change(id, change)
@@ -209,21 +209,17 @@ impl<E: Evaluator<Ghast>> App<E> {
 
     fn new_game(&self, id: &str, new: NewGame) -> Result<Reply, Reply> {
         let visits = new.visits.map(checked_visits).transpose()?;
-        let options = match new.size {
-            // The turn limit follows the board unless the bot's options fixed it.
-            Some(size) => Some(
-                RawOptions {
-                    size,
-                    ..self.options.raw().clone()
-                }
-                .validate()
-                .map_err(|error| Reply::error(400, error.to_string()))?,
-            ),
-            None => None,
-        };
+        let human = new.human.as_deref().map(side_named::<G>).transpose()?;
+        // The rest of the options stay the bot's (a move limit that follows the board size
+        // follows it here too).
+        let options = new
+            .size
+            .map(|size| G::with_size(&self.options, size))
+            .transpose()
+            .map_err(|error| Reply::error(400, error))?;
         self.change(id, |session, _| {
             let options = options.unwrap_or_else(|| session.game().options().clone());
-            let human = new.human.map_or(session.human(), Side::from);
+            let human = human.unwrap_or(session.human());
             *session = Session::new(&options, human, visits.unwrap_or(session.visits()));
             state(session)
         })
@@ -233,8 +229,8 @@ impl<E: Evaluator<Ghast>> App<E> {
         self.change(id, |session, _| {
             let action = session
                 .game()
-                .parse_move(play.text.trim())
-                .map_err(|error| Reply::error(400, error.to_string()))?;
+                .parse_action(play.text.trim())
+                .map_err(|error| Reply::error(400, error))?;
             session.play(action);
             state(session)
         })
@@ -246,10 +242,7 @@ impl<E: Evaluator<Ghast>> App<E> {
         let (game, visits, revision) = self.read(id, |session, revision| {
             Ok((ongoing(session)?, session.visits(), revision))
         })?;
-        let (result, _) = self.bots.search(&game, visits);
-        let geometry = game.options().geometry();
-        let action = ghast::Action::from_index(result.action, geometry)
-            .expect("the search plays actions of this game");
+        let action = self.search(&game, visits)?.best;
         self.change(id, |session, now| {
             unchanged(revision, now)?;
             session.play(action);
@@ -262,13 +255,34 @@ impl<E: Evaluator<Ghast>> App<E> {
         let (game, visits) = self.read(id, |session, _| {
             Ok((ongoing(session)?, requested.unwrap_or(session.visits())))
         })?;
-        let (result, children) = self.bots.search(&game, visits);
-        Ok(Reply::json(&Analysis::of(&game, &result, &children)))
+        let search = self.search(&game, visits)?;
+        Ok(Reply::json(&Analysis::of(&game, &search)))
+    }
+
+    /// A search of `game` (not over) with `visits` (checked) by a free bot.
+    fn search(&self, game: &G, visits: u32) -> Result<play::Analysis, Reply> {
+        self.bots
+            .analyze(game, visits)
+            .map_err(|error| Reply::error(500, format!("the search failed: {error}")))
     }
 }
 
+/// The side the game calls `name` (one of its colours).
+fn side_named<G: BoardView>(name: &str) -> Result<Side, Reply> {
+    Side::BOTH
+        .into_iter()
+        .find(|&side| G::COLOURS[side.index()] == name)
+        .ok_or_else(|| {
+            let [first, second] = G::COLOURS;
+            Reply::error(
+                400,
+                format!("human must be {first} or {second}, got `{name}`"),
+            )
+        })
+}
+
 /// The session's game, if it is not over (there is nothing to search then).
-fn ongoing(session: &Session) -> Result<Ghast, Reply> {
+fn ongoing<G: BoardView>(session: &Session<G>) -> Result<G, Reply> {
     let game = session.game();
     match game.outcome() {
         Some(_) => Err(Reply::error(409, "the game is over")),
@@ -296,14 +310,15 @@ fn forgotten() -> Reply {
     )
 }
 
-fn record(session: &Session) -> Reply {
+fn record<G: BoardView>(session: &Session<G>) -> Reply {
+    let size = G::options_size(session.game().options());
     Reply {
-        download: Some(format!("ghast-size{}.txt", session.game().options().size())),
+        download: Some(format!("{}-size{size}.txt", G::NAME)),
         ..Reply::text("text/plain; charset=utf-8", session.record())
     }
 }
 
-fn state(session: &Session) -> Result<Reply, Reply> {
+fn state<G: BoardView>(session: &Session<G>) -> Result<Reply, Reply> {
     Ok(Reply::json(&State::of(session)))
 }
 

@@ -1,39 +1,32 @@
 //! Opening the bots with `play::Bundle`: a bundle folder, or a bare checkpoint file with play
 //! settings.
 
-use crate::bot::{Bot, BotPool};
-use ghast::{Ghast, GhastOptions};
-use nn::{EvaluatorSettings, NetEvaluator};
-use play::{Bundle, PlayError};
+use crate::bot::BotPool;
+use game::Planes;
+use nn::NetEvaluator;
+use play::{Bot, Bundle, PlayError};
 use std::path::Path;
 
-/// The bots ready to search, with the game and visits their bundle asks for.
-pub struct LoadedBots {
-    pub bots: BotPool<NetEvaluator<Ghast>>,
-    pub options: GhastOptions,
+/// The seed of the searches' tie breaks: a fixed one makes the bots repeatable.
+const SEED: u64 = 7;
+
+/// The bots ready to search, with the game options and visits their bundle asks for.
+pub struct LoadedBots<G: Planes> {
+    pub bots: BotPool<G, NetEvaluator<G>>,
+    pub options: G::Options,
     pub visits: u32,
 }
 
-/// Opens `path` (see [`Bundle::open`]) `count` times (at least once), one network per bot so
-/// that searches run side by side, each on the first GPU if there is one, else on the CPU.
-pub fn load_bots(path: &Path, count: usize) -> Result<LoadedBots, PlayError> {
+/// Opens `path` (see [`Bundle::open`]) as a bot of game `G`, `count` times (at least once):
+/// one network per bot so that searches run side by side, each on the first GPU if there is
+/// one, else on the CPU.
+pub fn load_bots<G: Planes>(path: &Path, count: usize) -> Result<LoadedBots<G>, PlayError> {
     let mut bots = Vec::new();
     let mut settings = None;
     for _ in 0..count.max(1) {
-        let bundle = Bundle::<Ghast>::open(path)?;
-        // One game's search step sends at most `leaves_per_tree` leaves; larger batches would
-        // only lengthen the warm-up.
-        let evaluator_settings = EvaluatorSettings {
-            max_batch: bundle.settings.search.leaves_per_tree.max(1) as usize,
-            ..EvaluatorSettings::default()
-        };
-        let evaluator = NetEvaluator::new(
-            bundle.checkpoint.network,
-            &bundle.settings.game_options,
-            evaluator_settings,
-        )?;
-        bots.push(Bot::new(evaluator, bundle.settings.search.clone()));
-        settings = Some(bundle.settings);
+        let bundle = Bundle::<G>::open(path)?;
+        settings = Some(bundle.settings.clone());
+        bots.push(Bot::new(bundle, tch::Device::cuda_if_available(), SEED)?);
     }
     let settings = settings.expect("at least one bot was loaded");
     Ok(LoadedBots {

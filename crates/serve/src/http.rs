@@ -15,7 +15,7 @@ use axum::body::Bytes;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
-use ghast::Ghast;
+use game::BoardView;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use mcts::Evaluator;
@@ -63,14 +63,15 @@ pub enum ServeError {
 
 /// Serves `app` on `address` until the process ends. `ready` is called with the address
 /// actually bound (port 0 picks a free port) before the first connection is accepted.
-pub fn serve<E>(
-    app: App<E>,
+pub fn serve<G, E>(
+    app: App<G, E>,
     address: SocketAddr,
     limits: Limits,
     ready: impl FnOnce(SocketAddr),
 ) -> Result<(), ServeError>
 where
-    E: Evaluator<Ghast> + Send + 'static,
+    G: BoardView,
+    E: Evaluator<G> + Send + 'static,
 {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -110,9 +111,10 @@ where
     })
 }
 
-fn router<E>(app: Arc<App<E>>, limits: Limits) -> Router
+fn router<G, E>(app: Arc<App<G, E>>, limits: Limits) -> Router
 where
-    E: Evaluator<Ghast> + Send + 'static,
+    G: BoardView,
+    E: Evaluator<G> + Send + 'static,
 {
     Router::new()
         .fallback(
@@ -128,15 +130,16 @@ where
         ))
 }
 
-async fn answer<E>(
-    app: Arc<App<E>>,
+async fn answer<G, E>(
+    app: Arc<App<G, E>>,
     method: Method,
     uri: Uri,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response
 where
-    E: Evaluator<Ghast> + Send + 'static,
+    G: BoardView,
+    E: Evaluator<G> + Send + 'static,
 {
     let reply = tokio::task::spawn_blocking(move || {
         let body = match std::str::from_utf8(&body) {

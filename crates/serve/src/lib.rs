@@ -1,4 +1,5 @@
-//! `ghast serve`: a web page to play Ghast against a bot and to analyse positions.
+//! `ghast serve`: a web page to play against a bot and to analyse positions, for any game
+//! that draws itself ([`game::BoardView`]): hexes and tiles for Ghast, a Go board for Ghodak.
 //!
 //! The server keeps one game per browser (a session cookie names it) and answers a small JSON
 //! API ([`App::handle`]) for many clients at once, with a pool of bots searching in parallel;
@@ -11,14 +12,13 @@ mod api;
 mod assets;
 mod bot;
 mod bundle;
-mod colour;
 mod http;
 mod session;
 mod sessions;
 mod view;
 
 pub use api::{App, MAX_SESSIONS, Reply, Request};
-pub use bot::{Bot, BotPool};
+pub use bot::BotPool;
 pub use bundle::{LoadedBots, load_bots};
 pub use http::{Limits, MAX_BODY, ServeError, serve};
 pub use sessions::COOKIE;

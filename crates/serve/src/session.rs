@@ -1,24 +1,23 @@
 //! One game against the bot, with every position kept so that undo is a pop.
 
-use game::Side;
-use ghast::{Action, Ghast, GhastOptions};
+use game::{Game, Side};
 
-/// The game in progress: who plays which colour, how hard the bot thinks, and the history.
+/// The game in progress: who plays which side, how hard the bot thinks, and the history.
 #[derive(Clone, Debug)]
-pub struct Session {
+pub struct Session<G> {
     human: Side,
     visits: u32,
     /// `positions[0]` is the start; `positions[i + 1]` follows `moves[i]`.
-    positions: Vec<Ghast>,
-    moves: Vec<Action>,
+    positions: Vec<G>,
+    moves: Vec<usize>,
 }
 
-impl Session {
-    pub fn new(options: &GhastOptions, human: Side, visits: u32) -> Self {
+impl<G: Game> Session<G> {
+    pub fn new(options: &G::Options, human: Side, visits: u32) -> Self {
         Session {
             human,
             visits,
-            positions: vec![Ghast::new(options)],
+            positions: vec![G::new(options)],
             moves: Vec::new(),
         }
     }
@@ -33,20 +32,25 @@ impl Session {
     }
 
     /// The current position.
-    pub fn game(&self) -> &Ghast {
+    pub fn game(&self) -> &G {
         self.positions
             .last()
             .expect("a session always has its start")
     }
 
-    pub fn moves(&self) -> &[Action] {
-        &self.moves
+    /// The moves in the game's notation.
+    pub fn move_texts(&self) -> Vec<String> {
+        self.moves
+            .iter()
+            .zip(&self.positions)
+            .map(|(&action, before)| before.action_to_string(action))
+            .collect()
     }
 
     /// Plays `action`, which the caller has checked is legal.
-    pub fn play(&mut self, action: Action) {
+    pub fn play(&mut self, action: usize) {
         let mut next = self.game().clone();
-        next.apply_action(action);
+        next.apply(action);
         self.positions.push(next);
         self.moves.push(action);
     }
@@ -57,7 +61,7 @@ impl Session {
         let before = self.moves.len();
         while self.moves.pop().is_some() {
             self.positions.pop();
-            if game::Game::to_move(self.game()) == self.human {
+            if self.game().to_move() == self.human {
                 break;
             }
         }
@@ -65,7 +69,7 @@ impl Session {
     }
 
     /// The position before the last move, the move, and the position after it.
-    pub fn last(&self) -> Option<(&Ghast, Action, &Ghast)> {
+    pub fn last(&self) -> Option<(&G, usize, &G)> {
         let n = self.moves.len();
         let action = *self.moves.last()?;
         Some((&self.positions[n - 1], action, &self.positions[n]))
@@ -73,10 +77,9 @@ impl Session {
 
     /// The moves one per line, as `ghast replay` reads them.
     pub fn record(&self) -> String {
-        let geometry = self.game().options().geometry();
-        self.moves
-            .iter()
-            .map(|action| format!("{}\n", action.to_text(geometry)))
+        self.move_texts()
+            .into_iter()
+            .map(|text| text + "\n")
             .collect()
     }
 }
@@ -84,13 +87,14 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ghast::{Ghast, GhastOptions};
 
-    fn session(human: Side) -> Session {
+    fn session(human: Side) -> Session<Ghast> {
         Session::new(&GhastOptions::default(), human, 10)
     }
 
-    fn play(session: &mut Session, text: &str) {
-        let action = session.game().parse_move(text).unwrap();
+    fn play(session: &mut Session<Ghast>, text: &str) {
+        let action = session.game().parse_action(text).unwrap();
         session.play(action);
     }
 
@@ -100,7 +104,7 @@ mod tests {
         play(&mut s, "f1:3");
         play(&mut s, "a6:0");
         assert_eq!(s.undo(), 2);
-        assert!(s.moves().is_empty());
+        assert!(s.move_texts().is_empty());
         assert_eq!(s.undo(), 0);
     }
 
@@ -111,7 +115,7 @@ mod tests {
         play(&mut s, "pass");
         assert_eq!(s.record(), "f1:3\npass\n");
         let (before, action, after) = s.last().unwrap();
-        assert_eq!(action, Action::Pass);
+        assert_eq!(before.action_to_string(action), "pass");
         assert_eq!(before.position().cells, after.position().cells);
     }
 }

@@ -5,32 +5,31 @@
 //! Every change to a game bumps its revision, which is how a search that ran without the lock
 //! notices that the game moved on meanwhile.
 
-use crate::session::Session;
 use rand::RngCore;
 use std::collections::HashMap;
 
 /// The name of the session cookie.
 pub const COOKIE: &str = "ghast_session";
 
-/// The games of all clients, by session id.
+/// The games `S` of all clients, by session id.
 #[derive(Debug)]
-pub struct Sessions {
-    entries: HashMap<String, Entry>,
+pub struct Sessions<S> {
+    entries: HashMap<String, Entry<S>>,
     capacity: usize,
     /// Counts uses, so that the least recently used entry has the smallest stamp.
     clock: u64,
 }
 
 #[derive(Debug)]
-struct Entry {
-    session: Session,
+struct Entry<S> {
+    session: S,
     revision: u64,
     last_used: u64,
 }
 
-impl Sessions {
+impl<S> Sessions<S> {
     /// An empty table that holds at most `capacity` (at least 1) games.
-    pub fn new(capacity: usize) -> Sessions {
+    pub fn new(capacity: usize) -> Sessions<S> {
         Sessions {
             entries: HashMap::new(),
             capacity: capacity.max(1),
@@ -45,11 +44,7 @@ impl Sessions {
 
     /// The id of the session `id` names if it is known, else of a new session made by
     /// `start`; the flag says whether it is new (and so the client must be given its cookie).
-    pub fn find_or_start(
-        &mut self,
-        id: Option<&str>,
-        start: impl FnOnce() -> Session,
-    ) -> (String, bool) {
+    pub fn find_or_start(&mut self, id: Option<&str>, start: impl FnOnce() -> S) -> (String, bool) {
         if let Some(id) = id.filter(|id| self.entries.contains_key(*id)) {
             return (id.to_owned(), false);
         }
@@ -68,7 +63,7 @@ impl Sessions {
     }
 
     /// Reads session `id` and its revision; `None` once it has been forgotten.
-    pub fn read<T>(&mut self, id: &str, read: impl FnOnce(&Session, u64) -> T) -> Option<T> {
+    pub fn read<T>(&mut self, id: &str, read: impl FnOnce(&S, u64) -> T) -> Option<T> {
         let entry = self.touch(id)?;
         Some(read(&entry.session, entry.revision))
     }
@@ -76,18 +71,14 @@ impl Sessions {
     /// Changes session `id`, which `change` sees with its revision before the change, and
     /// bumps the revision (also when `change` declines, which costs at most a spurious
     /// conflict); `None` once the session has been forgotten.
-    pub fn change<T>(
-        &mut self,
-        id: &str,
-        change: impl FnOnce(&mut Session, u64) -> T,
-    ) -> Option<T> {
+    pub fn change<T>(&mut self, id: &str, change: impl FnOnce(&mut S, u64) -> T) -> Option<T> {
         let entry = self.touch(id)?;
         let revision = entry.revision;
         entry.revision += 1;
         Some(change(&mut entry.session, revision))
     }
 
-    fn touch(&mut self, id: &str) -> Option<&mut Entry> {
+    fn touch(&mut self, id: &str) -> Option<&mut Entry<S>> {
         self.clock += 1;
         let entry = self.entries.get_mut(id)?;
         entry.last_used = self.clock;
@@ -117,10 +108,11 @@ fn new_id() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::Session;
     use game::Side;
-    use ghast::GhastOptions;
+    use ghast::{Ghast, GhastOptions};
 
-    fn start() -> Session {
+    fn start() -> Session<Ghast> {
         Session::new(&GhastOptions::default(), Side::First, 8)
     }
 

@@ -1,22 +1,26 @@
 //! The JSON API through `App::handle`, with a uniform evaluator instead of a network.
 
+use game::BoardView;
 use ghast::{Ghast, RawOptions};
+use ghodak::Ghodak;
 use mcts::{Evaluation, Evaluator, SearchConfig, UniformEvaluator};
+use play::Bot;
 use serde_json::Value;
-use serve::{App, Bot, BotPool, Reply, Request};
+use serve::{App, BotPool, Reply, Request};
 use std::sync::{Arc, Condvar, Mutex};
 
-fn app() -> App<UniformEvaluator> {
+fn app() -> App<Ghast, UniformEvaluator> {
     app_with(UniformEvaluator)
 }
 
-fn app_with<E: Evaluator<Ghast>>(evaluator: E) -> App<E> {
+fn app_with<E: Evaluator<Ghast>>(evaluator: E) -> App<Ghast, E> {
     let options = RawOptions {
         size: 3,
         win_margin: 3,
         ..RawOptions::default()
     };
-    let bots = BotPool::new(vec![Bot::new(evaluator, SearchConfig::play())]);
+    let bot = Bot::with_evaluator("bot", evaluator, SearchConfig::play(), 8, 7).unwrap();
+    let bots = BotPool::new(vec![bot]);
     App::new(bots, options.validate().unwrap(), 8)
 }
 
@@ -27,9 +31,9 @@ struct Browser {
 }
 
 impl Browser {
-    fn send<E: Evaluator<Ghast>>(
+    fn send<G: BoardView, E: Evaluator<G>>(
         &mut self,
-        app: &App<E>,
+        app: &App<G, E>,
         method: &str,
         path: &str,
         body: &str,
@@ -46,9 +50,9 @@ impl Browser {
         reply
     }
 
-    fn call<E: Evaluator<Ghast>>(
+    fn call<G: BoardView, E: Evaluator<G>>(
         &mut self,
-        app: &App<E>,
+        app: &App<G, E>,
         method: &str,
         path: &str,
         body: &str,
@@ -60,9 +64,9 @@ impl Browser {
         )
     }
 
-    fn error<E: Evaluator<Ghast>>(
+    fn error<G: BoardView, E: Evaluator<G>>(
         &mut self,
-        app: &App<E>,
+        app: &App<G, E>,
         path: &str,
         body: &str,
     ) -> (u16, String) {
@@ -78,7 +82,7 @@ impl Browser {
 }
 
 fn cell<'a>(state: &'a Value, name: &str) -> &'a Value {
-    state["cells"]
+    state["board"]["cells"]
         .as_array()
         .unwrap()
         .iter()
@@ -91,11 +95,14 @@ fn start_state_opens_only_the_edge() {
     let (status, state) = Browser::default().call(&app(), "GET", "/api/state", "");
     assert_eq!(status, 200);
     assert_eq!(state["position"], "3/4/5/4/3 o 1");
-    assert_eq!(state["cells"].as_array().unwrap().len(), 19);
+    assert_eq!(state["board"]["cells"].as_array().unwrap().len(), 19);
     assert_eq!(cell(&state, "c3")["open"], false, "the centre opens later");
     assert_eq!(cell(&state, "c1")["open"], true);
     assert_eq!(state["bot_to_move"], false);
-    assert_eq!(state["tile"]["couplers"], serde_json::json!([2, 3, 4]));
+    assert_eq!(
+        state["board"]["tile"]["couplers"],
+        serde_json::json!([2, 3, 4])
+    );
 }
 
 #[test]
@@ -192,7 +199,7 @@ fn new_game_checks_its_settings() {
         r#"{"human": "blue", "visits": 4, "size": 4}"#,
     );
     assert_eq!(status, 200);
-    assert_eq!(state["cells"].as_array().unwrap().len(), 37);
+    assert_eq!(state["board"]["cells"].as_array().unwrap().len(), 37);
     assert_eq!(state["human"], "blue");
     assert_eq!(state["visits"], 4);
     assert_eq!(state["bot_to_move"], true, "Orange, the bot, opens");
@@ -204,7 +211,7 @@ fn analysis_spreads_the_policy_over_the_open_hexes() {
     let mut browser = Browser::default();
     let (status, analysis) = browser.call(&app, "POST", "/api/analyse", r#"{"visits": 16}"#);
     assert_eq!(status, 200);
-    let hexes = analysis["hexes"].as_array().unwrap();
+    let hexes = analysis["targets"].as_array().unwrap();
     assert_eq!(hexes.len(), 12, "the 12 edge hexes of a size-3 board");
     let total: f64 = hexes.iter().map(|h| h["prior"].as_f64().unwrap()).sum();
     assert!(
@@ -212,8 +219,8 @@ fn analysis_spreads_the_policy_over_the_open_hexes() {
         "the pass keeps the rest: {total}"
     );
     assert!(analysis["visits"].as_u64().unwrap() >= 16);
-    let orange = analysis["win_probability"]["orange"].as_f64().unwrap();
-    let blue = analysis["win_probability"]["blue"].as_f64().unwrap();
+    let orange = analysis["win_probability"][0].as_f64().unwrap();
+    let blue = analysis["win_probability"][1].as_f64().unwrap();
     assert!((orange + blue - 1.0).abs() < 1e-5);
     assert!(!analysis["moves"].as_array().unwrap().is_empty());
 }
@@ -362,4 +369,71 @@ fn a_bot_move_into_a_game_that_changed_meanwhile_is_refused() {
         state["moves"].as_array().unwrap().is_empty(),
         "the undo stands"
     );
+}
+
+#[test]
+fn a_ghodak_game_is_played_on_a_go_board_with_go_names() {
+    let options = ghodak::RawOptions {
+        size: 5,
+        ..ghodak::RawOptions::default()
+    }
+    .validate()
+    .unwrap();
+    let bot = Bot::with_evaluator("bot", UniformEvaluator, SearchConfig::play(), 8, 7).unwrap();
+    let app = App::<Ghodak, _>::new(BotPool::new(vec![bot]), options, 8);
+    let mut browser = Browser::default();
+    let (status, state) = browser.call(&app, "GET", "/api/state", "");
+    assert_eq!(status, 200);
+    assert_eq!(state["game"], "ghodak");
+    assert_eq!(state["colours"], serde_json::json!(["black", "white"]));
+    assert_eq!(state["human"], "black");
+    assert_eq!(state["board"]["points"].as_array().unwrap().len(), 25);
+    assert_eq!(state["can_pass"], true);
+    assert_eq!(state["scores"], serde_json::json!([0.0, 7.5]));
+
+    let (status, state) = browser.call(&app, "POST", "/api/play", r#"{"move": "c3"}"#);
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["last"]["placed"], "C3");
+    assert_eq!(state["bot_to_move"], true);
+    let point = |state: &Value, name: &str| {
+        state["board"]["points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(point(&state, "C3")["stone"], "black");
+    assert_eq!(point(&state, "C3")["open"], false);
+    let (_, state) = browser.call(&app, "POST", "/api/bot", "");
+    assert_eq!(state["to_move"], "black");
+    assert_eq!(state["last"]["by"], "white");
+    assert_eq!(state["moves"].as_array().unwrap().len(), 2);
+
+    let (status, analysis) = browser.call(&app, "POST", "/api/analyse", r#"{"visits": 16}"#);
+    assert_eq!(status, 200);
+    assert!(analysis["targets"].as_array().unwrap().len() >= 20);
+    assert_eq!(analysis["to_move"], "black");
+
+    assert_eq!(
+        browser.error(&app, "/api/play", r#"{"move": "C3"}"#),
+        (400, "move \"C3\": C3 is occupied".to_string())
+    );
+    assert_eq!(
+        browser.error(&app, "/api/new", r#"{"human": "orange"}"#),
+        (
+            400,
+            "human must be black or white, got `orange`".to_string()
+        )
+    );
+    let (_, state) = browser.call(&app, "POST", "/api/new", r#"{"human": "white", "size": 9}"#);
+    assert_eq!(state["human"], "white");
+    assert_eq!(state["board"]["points"].as_array().unwrap().len(), 81);
+    assert_eq!(
+        state["board"]["max_moves"], 243,
+        "the move limit follows the size"
+    );
+    let record = browser.send(&app, "GET", "/api/record", "");
+    assert_eq!(record.download.as_deref(), Some("ghodak-size9.txt"));
 }

@@ -54,6 +54,8 @@ struct Measure<'a> {
 }
 
 impl GameWork for Measure<'_> {
+    type Output = ();
+
     fn run<G: CliGame>(self) -> anyhow::Result<()> {
         measure::<G>(self.args, self.text)
     }

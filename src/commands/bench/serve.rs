@@ -5,6 +5,7 @@
 
 use crate::InputError;
 use crate::commands::arena::default_threads;
+use crate::commands::game_options::{CliGame, GameWork, for_game};
 use anyhow::{Context, anyhow, bail};
 use clap::Args as ClapArgs;
 use serde::Serialize;
@@ -184,33 +185,48 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Starts the server in this process on a free loopback port.
+/// Starts the server in this process on a free loopback port, for the bot's game.
 fn start_server(args: &Args) -> anyhow::Result<SocketAddr> {
-    let searches = args.searches.unwrap_or_else(default_threads);
-    nn::set_intra_op_threads(1);
-    let loaded = serve::load_bots(&args.bot, searches)
+    let game = play::game_of(&args.bot)
         .with_context(|| format!("loading the bot from {}", args.bot.display()))?;
-    let app = serve::App::new(loaded.bots, loaded.options, args.visits);
-    let (sender, receiver) = mpsc::channel();
-    std::thread::spawn(move || {
-        let loopback = SocketAddr::from(([127, 0, 0, 1], 0));
-        let served = serve::serve(app, loopback, serve::Limits::default(), |address| {
-            let _ = sender.send(address);
+    let source = format!("bot {}", args.bot.display());
+    for_game(&game, &source, "game", StartServer(args))
+}
+
+struct StartServer<'a>(&'a Args);
+
+impl GameWork for StartServer<'_> {
+    type Output = SocketAddr;
+
+    fn run<G: CliGame>(self) -> anyhow::Result<SocketAddr> {
+        let args = self.0;
+        let searches = args.searches.unwrap_or_else(default_threads);
+        nn::set_intra_op_threads(1);
+        let loaded = serve::load_bots::<G>(&args.bot, searches)
+            .with_context(|| format!("loading the bot from {}", args.bot.display()))?;
+        let app = serve::App::<G, _>::new(loaded.bots, loaded.options, args.visits);
+        let (sender, receiver) = mpsc::channel();
+        std::thread::spawn(move || {
+            let loopback = SocketAddr::from(([127, 0, 0, 1], 0));
+            let served = serve::serve(app, loopback, serve::Limits::default(), |address| {
+                let _ = sender.send(address);
+            });
+            if let Err(error) = served {
+                eprintln!("ghast bench serve: {error}");
+            }
         });
-        if let Err(error) = served {
-            eprintln!("ghast bench serve: {error}");
-        }
-    });
-    receiver
-        .recv()
-        .map_err(|_| anyhow!("the server did not start"))
+        receiver
+            .recv()
+            .map_err(|_| anyhow!("the server did not start"))
+    }
 }
 
 /// Plays one whole game: the bot's moves through `/api/bot`, the human's through a one-visit
 /// analysis and `/api/play`.
 fn play_game(client: &Client, visits: u32, size: Option<i64>) -> (Vec<Timed>, anyhow::Result<()>) {
     let mut timed = Vec::new();
-    let mut new_game = json!({ "visits": visits, "human": "orange" });
+    // A new client's game has the human moving first, whatever the game calls that side.
+    let mut new_game = json!({ "visits": visits });
     if let Some(size) = size {
         new_game["size"] = json!(size);
     }

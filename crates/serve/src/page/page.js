@@ -1,9 +1,13 @@
 // The page: draws what GET /api/state says and sends the player's clicks to the API.
-// No rules live here; the server says which hexes are open, what was removed and who won.
+// No rules live here; the server says which hexes or points are open, what was removed and
+// who won. `state.game` picks the drawing: hexes and tiles for Ghast, a Go board for Ghodak.
 
 const SVG = "http://www.w3.org/2000/svg";
 const HEX = 26; // hex radius in SVG units: centre to corner
 const SQRT3 = Math.sqrt(3);
+const GRID = 30; // distance between Go points in SVG units
+const GO_COLUMNS = "ABCDEFGHJKLMNOPQRST";
+const SIZES = { ghast: [3, 4, 5, 6, 7], ghodak: [5, 7, 9, 11, 13, 15, 17, 19] };
 
 const $ = (id) => document.getElementById(id);
 
@@ -102,20 +106,35 @@ function drawTile(parent, colour, o, tile, extraClass = "") {
   return g;
 }
 
+const isGo = () => state.game === "ghodak";
+
 function humanToMove() {
-  return state && !state.result && !state.bot_to_move && !state.pending;
+  return state && !state.result && !state.bot_to_move && !state.board.pending;
 }
+
+/** The search's prior per hex or point, and its largest value, for the heat map. */
+function heatMap() {
+  const heat = new Map((analysis?.targets ?? []).map((t) => [t.name, t]));
+  const maxPrior = Math.max(1e-9, ...[...heat.values()].map((t) => t.prior));
+  return [heat, maxPrior];
+}
+
+const heatFill = (prior, maxPrior) => `rgba(214, 40, 57, ${(0.65 * Math.sqrt(prior / maxPrior)).toFixed(3)})`;
 
 function drawBoard() {
   const svg = $("board");
   svg.replaceChildren();
+  if (isGo()) drawGoBoard(svg);
+  else drawHexBoard(svg);
+}
+
+function drawHexBoard(svg) {
   const extent = (state.size - 1) * 1.5 * HEX + HEX + 14;
   const width = (state.size - 1) * SQRT3 * HEX + HEX + 14;
   svg.setAttribute("viewBox", `${-width} ${-extent} ${2 * width} ${2 * extent}`);
-  const heat = new Map((analysis?.hexes ?? []).map((h) => [h.name, h]));
-  const maxPrior = Math.max(1e-9, ...[...heat.values()].map((h) => h.prior));
+  const [heat, maxPrior] = heatMap();
   const playable = humanToMove() && !busy;
-  for (const cell of state.cells) {
+  for (const cell of state.board.cells) {
     const [px, py] = centre(cell.x, cell.y);
     const classes = ["cell", cell.open ? "open" : "", cell.open && playable ? "playable" : ""];
     const g = el("g", {
@@ -126,14 +145,13 @@ function drawBoard() {
     }, svg);
     el("polygon", { class: "hex", points: hexPoints(HEX) }, g);
     if (cell.tile) {
-      drawTile(g, cell.tile.colour, cell.tile.orientation, state.tile);
+      drawTile(g, cell.tile.colour, cell.tile.orientation, state.board.tile);
     } else {
       el("text", { class: "label", y: 3 }, g).textContent = cell.name;
     }
     const h = heat.get(cell.name);
     if (h && !cell.tile) {
-      const alpha = 0.65 * Math.sqrt(h.prior / maxPrior);
-      el("polygon", { class: "heat", points: hexPoints(HEX * 0.96), fill: `rgba(214, 40, 57, ${alpha.toFixed(3)})` }, g);
+      el("polygon", { class: "heat", points: hexPoints(HEX * 0.96), fill: heatFill(h.prior, maxPrior) }, g);
       if (h.prior >= 0.01) {
         el("text", { class: "heat-label", y: 12 }, g).textContent = `${Math.round(100 * h.prior)}%`;
       }
@@ -144,13 +162,13 @@ function drawBoard() {
       g.addEventListener("click", () => play(`${cell.name}:${orientation}`));
     }
   }
-  markLastMove(svg);
+  markLastHexMove(svg);
 }
 
-function markLastMove(svg) {
+function markLastHexMove(svg) {
   const last = state.last;
   if (!last) return;
-  const at = (name) => state.cells.find((c) => c.name === name);
+  const at = (name) => state.board.cells.find((c) => c.name === name);
   for (const name of last.removed) {
     const [px, py] = centre(at(name).x, at(name).y);
     const g = el("g", { transform: `translate(${px} ${py})`, "data-removed": name }, svg);
@@ -166,13 +184,94 @@ function markLastMove(svg) {
 
 function showGhost(g) {
   g.querySelector(".ghost")?.remove();
-  drawTile(g, state.to_move, orientation, state.tile, "ghost");
+  drawTile(g, state.to_move, orientation, state.board.tile, "ghost");
+}
+
+/** The star points: 3-3 (4-4 from 13 up) corners, the centre of odd boards, and the side
+ *  stars of odd boards from 15 up. */
+function starPoints(n) {
+  if (n < 7) return [];
+  const near = n >= 13 ? 3 : 2;
+  const far = n - 1 - near;
+  const stars = [[near, near], [near, far], [far, near], [far, far]];
+  if (n % 2 === 1) {
+    const mid = (n - 1) / 2;
+    stars.push([mid, mid]);
+    if (n >= 15) stars.push([near, mid], [far, mid], [mid, near], [mid, far]);
+  }
+  return stars;
+}
+
+function drawGoBoard(svg) {
+  const n = state.size;
+  const far = (n - 1) * GRID;
+  svg.setAttribute("viewBox", `${-1.3 * GRID} ${-1.3 * GRID} ${far + 2.6 * GRID} ${far + 2.6 * GRID}`);
+  el("rect", { class: "goban", x: -0.8 * GRID, y: -0.8 * GRID, width: far + 1.6 * GRID, height: far + 1.6 * GRID, rx: 6 }, svg);
+  for (let i = 0; i < n; i++) {
+    el("line", { class: "grid", x1: 0, y1: i * GRID, x2: far, y2: i * GRID }, svg);
+    el("line", { class: "grid", x1: i * GRID, y1: 0, x2: i * GRID, y2: far }, svg);
+    for (const y of [-1.05 * GRID, far + 1.2 * GRID]) {
+      el("text", { class: "coord", x: i * GRID, y }, svg).textContent = GO_COLUMNS[i];
+    }
+    for (const x of [-1.05 * GRID, far + 1.05 * GRID]) {
+      el("text", { class: "coord", x, y: i * GRID + 3 }, svg).textContent = String(n - i);
+    }
+  }
+  for (const [x, y] of starPoints(n)) el("circle", { class: "star", cx: x * GRID, cy: y * GRID, r: 3 }, svg);
+  const [heat, maxPrior] = heatMap();
+  const playable = humanToMove() && !busy;
+  for (const point of state.board.points) {
+    const classes = ["point", point.open ? "open" : "", point.open && playable ? "playable" : ""];
+    const g = el("g", {
+      class: classes.join(" ").trim(),
+      transform: `translate(${point.x * GRID} ${point.y * GRID})`,
+      "data-point": point.name,
+      "data-open": point.open,
+    }, svg);
+    el("circle", { class: "hit", r: GRID / 2 }, g);
+    if (point.stone) {
+      el("circle", { class: `stone ${point.stone}`, r: GRID * 0.47, "data-stone": point.stone }, g);
+    }
+    const h = heat.get(point.name);
+    if (h && !point.stone) {
+      el("circle", { class: "heat", r: GRID * 0.3, fill: heatFill(h.prior, maxPrior) }, g);
+      if (h.prior >= 0.01) el("text", { class: "heat-label", y: 3 }, g).textContent = `${Math.round(100 * h.prior)}`;
+    }
+    if (point.name === state.board.ko) el("rect", { class: "ko", x: -5, y: -5, width: 10, height: 10 }, g);
+    if (point.open && playable) {
+      g.addEventListener("mouseenter", () => {
+        g.querySelector(".ghost")?.remove();
+        el("circle", { class: `stone ${state.to_move} ghost`, r: GRID * 0.47 }, g);
+      });
+      g.addEventListener("mouseleave", () => g.querySelector(".ghost")?.remove());
+      g.addEventListener("click", () => play(point.name));
+    }
+  }
+  markLastGoMove(svg);
+}
+
+function markLastGoMove(svg) {
+  const last = state.last;
+  if (!last) return;
+  const at = (name) => state.board.points.find((p) => p.name === name);
+  for (const name of last.removed) {
+    const p = at(name);
+    const g = el("g", { transform: `translate(${p.x * GRID} ${p.y * GRID})`, "data-removed": name }, svg);
+    el("line", { class: "removed-x", x1: -6, y1: -6, x2: 6, y2: 6 }, g);
+    el("line", { class: "removed-x", x1: -6, y1: 6, x2: 6, y2: -6 }, g);
+  }
+  const placed = last.placed && at(last.placed);
+  if (placed?.stone) {
+    el("circle", { class: `last-stone on-${placed.stone}`, cx: placed.x * GRID, cy: placed.y * GRID, r: GRID * 0.22 }, svg);
+  }
 }
 
 function drawPreview() {
+  $("rotate-box").hidden = isGo();
+  if (isGo()) return;
   const svg = $("preview");
   svg.replaceChildren();
-  drawTile(svg, state.human, orientation, state.tile);
+  drawTile(svg, state.human, orientation, state.board.tile);
   $("orientation").textContent = `orientation ${orientation}`;
   const hovered = document.querySelector(".cell:hover");
   if (hovered && hovered.classList.contains("playable")) showGhost(hovered);
@@ -185,26 +284,41 @@ function statusText() {
     const you = w === state.human ? " — you win!" : w ? " — the bot wins" : "";
     return `${who} (${state.result.reason})${you}`;
   }
-  if (state.pending) {
-    const p = state.pending;
-    return p.answerer === state.human ? `Accept or veto ${p.move}?` : `Bot answers ${p.move}…`;
+  const pending = state.board.pending;
+  if (pending) {
+    return pending.answerer === state.human ? `Accept or veto ${pending.move}?` : `Bot answers ${pending.move}…`;
   }
-  return state.bot_to_move ? "Bot is thinking…" : `Your move (${cap(state.to_move)}), turn ${state.turn}`;
+  const count = isGo() ? `move ${state.board.moves_played + 1}` : `turn ${state.board.turn}`;
+  return state.bot_to_move ? "Bot is thinking…" : `Your move (${cap(state.to_move)}), ${count}`;
 }
 
 const cap = (s) => s[0].toUpperCase() + s.slice(1);
 const pct = (p) => `${(100 * p).toFixed(1)}%`;
 
+/** The line under the scores: the tile lead in Ghast, komi, the move limit and ko in Go. */
+function marginText() {
+  const b = state.board;
+  if (isGo()) {
+    const ko = b.ko ? ` Ko: ${b.ko} is closed.` : "";
+    return `Area scores, komi ${b.komi} for ${cap(state.colours[1])}; ${b.moves_played} of ${b.max_moves} moves played.${ko}`;
+  }
+  const lead = b.tiles[0] - b.tiles[1];
+  const leader = cap(state.colours[lead > 0 ? 0 : 1]);
+  return lead === 0
+    ? `Level on tiles; a lead of ${b.win_margin} wins.`
+    : `${leader} leads by ${Math.abs(lead)} of the ${b.win_margin} that win.`;
+}
+
 function drawPanel() {
   $("status").textContent = statusText();
-  $("score-orange").textContent = state.scores.orange;
-  $("score-blue").textContent = state.scores.blue;
-  const lead = state.tiles.orange - state.tiles.blue;
-  const leader = lead > 0 ? "Orange" : "Blue";
-  $("margin").textContent = lead === 0
-    ? `Level on tiles; a lead of ${state.win_margin} wins.`
-    : `${leader} leads by ${Math.abs(lead)} of the ${state.win_margin} that win.`;
-  const answering = state.pending && state.pending.answerer === state.human && !state.result;
+  state.colours.forEach((colour, i) => {
+    const which = ["first", "second"][i];
+    $(`score-${which}`).className = `score ${colour}`;
+    $(`name-${which}`).textContent = cap(colour);
+    $(`points-${which}`).textContent = state.scores[i];
+  });
+  $("margin").textContent = marginText();
+  const answering = state.board.pending && state.board.pending.answerer === state.human && !state.result;
   $("answer").hidden = !answering;
   $("pass").disabled = busy || !humanToMove() || !state.can_pass;
   $("undo").disabled = busy || state.moves.length === 0;
@@ -221,9 +335,12 @@ function drawAnalysis() {
   $("analysis").hidden = !shown;
   if (!shown) return;
   const p = analysis.win_probability;
-  $("win-orange").style.width = pct(p.orange);
-  $("win-blue").style.width = pct(p.blue);
-  $("win-text").textContent = `Orange ${pct(p.orange)} · Blue ${pct(p.blue)} · ${analysis.visits} visits`;
+  const [first, second] = state.colours;
+  $("win-first").className = `win ${first}`;
+  $("win-second").className = `win ${second}`;
+  $("win-first").style.width = pct(p[0]);
+  $("win-second").style.width = pct(p[1]);
+  $("win-text").textContent = `${cap(first)} ${pct(p[0])} · ${cap(second)} ${pct(p[1])} · ${analysis.visits} visits`;
   const rows = analysis.moves.map((m) =>
     `<tr><td>${m.move}</td><td>${pct(m.prior)}</td><td>${m.visits}</td><td>${m.win_probability == null ? "–" : pct(m.win_probability)}</td></tr>`);
   $("top-moves").innerHTML = `<tr><th>move</th><th>prior</th><th>visits</th><th>win</th></tr>${rows.join("")}`;
@@ -237,6 +354,7 @@ function render() {
 }
 
 function rotate(step) {
+  if (!state || isGo()) return;
   orientation = (orientation + step + 6) % 6;
   if (state) drawPreview();
 }
@@ -247,6 +365,7 @@ function wire() {
   $("rotate-right").addEventListener("click", () => rotate(1));
   $("rotate-left").addEventListener("click", () => rotate(-1));
   $("board").addEventListener("wheel", (event) => {
+    if (!state || isGo()) return;
     event.preventDefault();
     rotate(event.deltaY > 0 ? 1 : -1);
   }, { passive: false });
@@ -273,13 +392,28 @@ function wire() {
   });
 }
 
+/** Names the page after the game and fills the new-game choices with its colours and sizes. */
+function setUpForGame() {
+  const title = cap(state.game);
+  document.title = title;
+  $("title").textContent = title;
+  $("board").setAttribute("aria-label", `${title} board`);
+  $("hint").textContent = isGo()
+    ? "Click a point to place a stone."
+    : "Click a highlighted hex to place. Rotate with R / Shift+R, the mouse wheel or the buttons.";
+  const option = (value, text) => Object.assign(document.createElement("option"), { value, textContent: text });
+  $("human").replaceChildren(...state.colours.map((c, i) => option(c, i === 0 ? `${cap(c)} (first)` : cap(c))));
+  $("size").replaceChildren(...(SIZES[state.game] ?? [state.size]).map((n) => option(String(n), String(n))));
+  $("human").value = state.human;
+  $("visits").value = state.visits;
+  $("size").value = String(state.size);
+}
+
 async function start() {
   wire();
   await act(async () => {
     state = await api("GET", "/api/state");
-    $("human").value = state.human;
-    $("visits").value = state.visits;
-    $("size").value = String(state.size);
+    setUpForGame();
   });
 }
 

@@ -1,0 +1,28 @@
+use crate::GtpGame;
+use serde::Serialize;
+
+/// How a game shows itself on the web page: everything the page draws, worked out by the
+/// rules, so that the page holds none. The page reads the game's name to pick its drawing.
+pub trait BoardView: GtpGame {
+    /// The board in the game's own terms (hexes and tiles, points and stones), with which
+    /// places take a move now.
+    type Board: Serialize;
+
+    fn board(&self) -> Self::Board;
+
+    /// The hex or point that `action` puts a piece on, if it puts one anywhere: the page's
+    /// heat map sums the search's prior over it.
+    fn target_name(&self, action: usize) -> Option<String>;
+
+    /// What `action`, played in `before`, did to the board to give `after`.
+    fn effect(before: &Self, action: usize, after: &Self) -> Effect;
+}
+
+/// The places a move changed: where its piece landed and whose pieces it took away.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Effect {
+    /// The hex or point a piece landed on, if one did.
+    pub placed: Option<String>,
+    /// The hexes or points whose pieces the move removed.
+    pub removed: Vec<String>,
+}
