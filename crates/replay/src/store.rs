@@ -1,6 +1,9 @@
 //! Where shards live, behind one interface so self-play on many machines can share a store.
 
-use crate::{ReplayError, Shard, ShardName, decode_shard, encode_shard};
+use crate::object::OBJECT_SCHEMES;
+use crate::{
+    LocalDirStore, ObjectShardStore, ReplayError, Shard, ShardName, decode_shard, encode_shard,
+};
 
 /// A flat collection of immutable shards addressed by [`ShardName`].
 ///
@@ -47,5 +50,48 @@ pub trait ShardStore: Send + Sync {
         let name = shard.name();
         self.put(&name, &encode_shard(shard)?)?;
         Ok(name)
+    }
+}
+
+/// A boxed store is a store, so a run can hold whichever backend its location names.
+impl<S: ShardStore + ?Sized> ShardStore for Box<S> {
+    fn list(&self) -> Result<Vec<ShardName>, ReplayError> {
+        (**self).list()
+    }
+
+    fn get(&self, name: &ShardName) -> Result<Vec<u8>, ReplayError> {
+        (**self).get(name)
+    }
+
+    fn put(&self, name: &ShardName, bytes: &[u8]) -> Result<(), ReplayError> {
+        (**self).put(name, bytes)
+    }
+
+    fn delete(&self, name: &ShardName) -> Result<(), ReplayError> {
+        (**self).delete(name)
+    }
+
+    fn locate(&self, name: &ShardName) -> String {
+        (**self).locate(name)
+    }
+}
+
+/// Opens the store at `location`: a plain path or a `file://` URL is a local directory
+/// (created if missing; it also serves NFS), `s3://`, `gs://`, `az://` or `abfs://` an object
+/// store (see [`ObjectShardStore::open`]).
+pub fn open_store(location: &str) -> Result<Box<dyn ShardStore>, ReplayError> {
+    match location.split_once("://") {
+        None => Ok(Box::new(LocalDirStore::open(location)?)),
+        Some(("file", path)) => Ok(Box::new(LocalDirStore::open(path)?)),
+        Some(("s3" | "s3a" | "gs" | "az" | "azure" | "abfs" | "abfss", _)) => {
+            Ok(Box::new(ObjectShardStore::open(location)?))
+        }
+        Some((scheme, _)) => Err(ReplayError::StoreConfig {
+            url: location.to_owned(),
+            detail: format!(
+                "`{scheme}://` is not a store this build reaches: give a path, a file:// URL, \
+                 or {OBJECT_SCHEMES}"
+            ),
+        }),
     }
 }
