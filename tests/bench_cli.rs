@@ -53,6 +53,10 @@ fn benches_measure_ghodak() {
             "configs/ghodak-tiny.toml",
             "--seconds",
             "0.3",
+            "--workers",
+            "2",
+            "--visits",
+            "8",
             "--json",
         ],
         "",
@@ -64,6 +68,8 @@ fn benches_measure_ghodak() {
         report["selfplay_evals_per_sec"].as_f64().unwrap() > 0.0,
         "{report}"
     );
+    assert_eq!(report["workers"], 2, "{report}");
+    assert!(report["games_per_sec"].as_f64().is_some(), "{report}");
 
     let output = ghast(
         &[

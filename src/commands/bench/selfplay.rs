@@ -27,9 +27,17 @@ pub struct Args {
     /// Network, instead of the config's: tiny, small, standard or BLOCKSxCHANNELS (e.g. 4x32).
     #[arg(long)]
     net: Option<nn::NetSize>,
-    /// Games in flight, and so the batch size, instead of the config's.
+    /// Games in flight per worker, and so the batch size, instead of the config's.
     #[arg(long)]
     games_in_flight: Option<usize>,
+    /// Self-play threads, each with its own games and network copy [default: 1, so the figure
+    /// is per core].
+    #[arg(long, default_value_t = 1)]
+    workers: usize,
+    /// Visits of every move's search (no playout cap), instead of the config's full and cheap
+    /// visits.
+    #[arg(long)]
+    visits: Option<u32>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -82,13 +90,26 @@ fn measure<G: GtpGame + Planes>(args: &Args, text: &str) -> anyhow::Result<()> {
         }
         selfplay.games_in_flight = games;
     }
+    if args.workers == 0 {
+        return Err(crate::InputError("--workers 0: expected at least 1".into()).into());
+    }
+    selfplay.workers = args.workers;
+    if let Some(visits) = args.visits {
+        if visits == 0 {
+            return Err(crate::InputError("--visits 0: expected at least 1".into()).into());
+        }
+        selfplay.full_visits = visits;
+        selfplay.cheap_visits = visits;
+        selfplay.full_search_probability = 1.0;
+    }
     let report = train::bench::selfplay::<G>(&options, net, selfplay, args.seconds)?;
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
         println!(
-            "{} net, {} games in flight (mean batch {:.1}): self-play {:.0} evals/s, bare forward {:.0} evals/s, loop efficiency {:.2}; network busy {:.2} of the time; {} games finished; peak memory {}",
+            "{} net, {} worker(s) x {} games in flight (mean batch {:.1}): self-play {:.0} evals/s, bare forward {:.0} evals/s, loop efficiency {:.2}; network busy {:.2} of the time; {} games finished ({:.3} games/s, {}); peak memory {}",
             report.net,
+            report.workers,
             report.games_in_flight,
             report.mean_batch,
             report.selfplay_evals_per_sec,
@@ -96,6 +117,12 @@ fn measure<G: GtpGame + Planes>(args: &Args, text: &str) -> anyhow::Result<()> {
             report.loop_efficiency,
             report.network_time_fraction,
             report.games_finished,
+            report.games_per_sec,
+            report
+                .mean_game_moves
+                .map_or("no game finished".into(), |moves| format!(
+                    "{moves:.0} moves each"
+                )),
             report
                 .peak_memory_mib
                 .map_or("unknown".into(), |mib| format!("{mib:.0} MiB")),
