@@ -86,3 +86,69 @@ fn benches_measure_ghodak() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("size must be 5..=19, got 4"), "{stderr}");
 }
+
+#[test]
+fn bench_learning_trains_and_rates_a_ghodak_bot() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let run_arg = run.to_str().unwrap();
+    let output = ghast(
+        &[
+            "bench",
+            "learning",
+            "--config",
+            "configs/ghodak-tiny.toml",
+            "--minutes",
+            "0.1",
+            "--run",
+            run_arg,
+            "--opponents",
+            "random",
+            "--visits",
+            "4",
+            "--games",
+            "2",
+            "--json",
+        ],
+        "",
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let matches = report["matches"].as_array().unwrap();
+    assert_eq!(matches.len(), 2, "the bundle's visits and 4: {report}");
+    for row in matches {
+        assert_eq!(row["opponent"], "random");
+        let games = ["wins", "draws", "losses"].map(|k| row[k].as_u64().unwrap());
+        assert_eq!(games.iter().sum::<u64>(), 2, "{row}");
+    }
+    assert!(
+        report["training"]["cpu_seconds"].as_f64().unwrap() > 0.0,
+        "{report}"
+    );
+    let bot = std::fs::read_to_string(run.join("bot/bot.toml")).unwrap();
+    assert!(bot.contains("game = \"ghodak\""), "{bot}");
+
+    let rated = ghast(
+        &[
+            "bench",
+            "learning",
+            "--rate-only",
+            "--run",
+            run_arg,
+            "--opponents",
+            "random",
+            "--visits",
+            "4",
+            "--games",
+            "2",
+            "--json",
+        ],
+        "",
+    );
+    assert!(
+        rated.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rated.stderr)
+    );
+}

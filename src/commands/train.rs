@@ -3,7 +3,6 @@ use crate::InputError;
 use anyhow::Context;
 use clap::Args as ClapArgs;
 use game::{Game, Planes};
-use ghast::{Ghast, GhastOptions};
 use std::path::{Path, PathBuf};
 use train::{Limit, RunConfig, RunDir};
 
@@ -102,36 +101,6 @@ pub fn config_error(path: &Path, error: String) -> InputError {
 
 pub fn read_config_text(path: &Path) -> Result<String, InputError> {
     std::fs::read_to_string(path).map_err(|error| config_error(path, error.to_string()))
-}
-
-/// Reads and checks a run configuration of Ghast; returns it with its text, which a new run
-/// keeps.
-pub fn read_config(path: &Path) -> anyhow::Result<(RunConfig<GhastOptions>, String)> {
-    let text = read_config_text(path)?;
-    let game = train::game_name(&text).map_err(|error| config_error(path, error))?;
-    if game != Ghast::NAME {
-        return Err(config_error(
-            path,
-            format!("a config of {game}; this command runs Ghast only so far"),
-        )
-        .into());
-    }
-    let config = RunConfig::parse(&text).map_err(|error| config_error(path, error))?;
-    Ok((config, text))
-}
-
-/// The configuration of `run` and its text: the copy the run saved when `existing`, else the
-/// file `config` (for a new run).
-pub fn read_run_config(
-    run: &RunDir,
-    existing: bool,
-    config: &Path,
-) -> anyhow::Result<(RunConfig<GhastOptions>, String)> {
-    read_config(&if existing {
-        run.config()
-    } else {
-        config.to_owned()
-    })
 }
 
 /// Makes `run` a new run of the configuration `text`; refuses a folder that holds one.

@@ -4,15 +4,15 @@
 
 use crate::InputError;
 use crate::commands::arena::{default_threads, progress_bar};
-use crate::commands::train::{config_name, create_run, export_bot, read_run_config};
+use crate::commands::game_options::{CliGame, GameWork, for_game};
+use crate::commands::train::{config_error, config_name, create_run, export_bot, read_config_text};
 use anyhow::Context;
 use arena::{Match, MatchSettings, PlayerSpec};
 use clap::Args as ClapArgs;
-use ghast::Ghast;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use train::{Limit, RunDir};
+use train::{Limit, RunConfig, RunDir};
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -99,7 +99,62 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .clone()
             .unwrap_or_else(|| default_run(&args.config)),
     );
-    let (config, text) = read_run_config(&run, args.rate_only, &args.config)?;
+    // A finished run is rated with the config it saved, a new one trains on `--config`.
+    let path = if args.rate_only {
+        run.config()
+    } else {
+        args.config.clone()
+    };
+    let text = read_config_text(&path)?;
+    let game = train::game_name(&text).map_err(|error| config_error(&path, error))?;
+    let learn = Learn {
+        args: &args,
+        run: &run,
+        path: &path,
+        text: &text,
+        opponents: &opponents,
+    };
+    for_game(
+        &game,
+        &format!("config {}", path.display()),
+        "[game] name",
+        learn,
+    )
+}
+
+/// Training and rating, in the game the config names.
+struct Learn<'a> {
+    args: &'a Args,
+    run: &'a RunDir,
+    path: &'a Path,
+    text: &'a str,
+    opponents: &'a [PlayerSpec],
+}
+
+impl GameWork for Learn<'_> {
+    type Output = ();
+
+    fn run<G: CliGame>(self) -> anyhow::Result<()> {
+        let Learn {
+            args,
+            run,
+            path,
+            text,
+            opponents,
+        } = self;
+        let config: RunConfig<G::Options> =
+            RunConfig::parse(text).map_err(|error| config_error(path, error))?;
+        learn::<G>(args, run, &config, text, opponents)
+    }
+}
+
+fn learn<G: CliGame>(
+    args: &Args,
+    run: &RunDir,
+    config: &RunConfig<G::Options>,
+    text: &str,
+    opponents: &[PlayerSpec],
+) -> anyhow::Result<()> {
     let training = if args.rate_only {
         None
     } else {
@@ -110,11 +165,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             ))
             .into());
         }
-        create_run(&run, &text)?;
+        create_run(run, text)?;
         let (cpu, wall) = (cpu_seconds(), Instant::now());
-        let summary = train::train::<Ghast>(&run, &config, Limit::Minutes(minutes))
+        let summary = train::train::<G>(run, config, Limit::Minutes(minutes))
             .with_context(|| format!("training run {}", run.root().display()))?;
-        export_bot::<Ghast>(&run, &config)?;
+        export_bot::<G>(run, config)?;
         Some(Training {
             minutes,
             steps: summary.steps,
@@ -124,7 +179,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         })
     };
     let bot = run.bot();
-    let bundle = play::Bundle::<Ghast>::load(&bot)
+    let bundle = play::Bundle::<G>::load(&bot)
         .with_context(|| format!("cannot load the run's bot {}", bot.display()))?;
     let rating_cpu = cpu_seconds();
     let budgets = std::iter::once(None).chain(args.visits.iter().map(|&v| Some(v)));
@@ -134,8 +189,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             dir: bot.clone(),
             visits,
         };
-        for opponent in &opponents {
-            let game_match = Match::<Ghast> {
+        for opponent in opponents {
+            let game_match = Match::<G> {
                 options: config.game.clone(),
                 a: &player,
                 b: opponent,
