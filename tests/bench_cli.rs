@@ -92,26 +92,27 @@ fn bench_learning_trains_and_rates_a_ghodak_bot() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");
     let run_arg = run.to_str().unwrap();
-    let output = ghast(
-        &[
-            "bench",
-            "learning",
-            "--config",
-            "configs/ghodak-tiny.toml",
-            "--minutes",
-            "0.1",
-            "--run",
-            run_arg,
-            "--opponents",
-            "random",
-            "--visits",
-            "4",
-            "--games",
-            "2",
-            "--json",
-        ],
-        "",
-    );
+    // Two games against random at the bundle's visits and at 4, in both invocations.
+    let rating = [
+        "--run",
+        run_arg,
+        "--opponents",
+        "random",
+        "--visits",
+        "4",
+        "--games",
+        "2",
+        "--json",
+    ];
+    let trained = [
+        "bench",
+        "learning",
+        "--config",
+        "configs/ghodak-tiny.toml",
+        "--minutes",
+        "0.1",
+    ];
+    let output = ghast(&[&trained[..], &rating[..]].concat(), "");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
@@ -130,20 +131,7 @@ fn bench_learning_trains_and_rates_a_ghodak_bot() {
     assert!(bot.contains("game = \"ghodak\""), "{bot}");
 
     let rated = ghast(
-        &[
-            "bench",
-            "learning",
-            "--rate-only",
-            "--run",
-            run_arg,
-            "--opponents",
-            "random",
-            "--visits",
-            "4",
-            "--games",
-            "2",
-            "--json",
-        ],
+        &[&["bench", "learning", "--rate-only"][..], &rating[..]].concat(),
         "",
     );
     assert!(
