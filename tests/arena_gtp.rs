@@ -63,10 +63,9 @@ fn an_illegal_engine_move_loses_the_game_with_a_message() {
     }
 }
 
-#[test]
-fn an_engine_that_cannot_start_is_a_setup_error() {
-    let missing: PlayerSpec = "gtp:/nonexistent/engine".parse().unwrap();
-    let options = GhastOptions::default();
+/// The error of a match whose first player is the engine `spec`, which cannot start.
+fn setup_error(spec: &str) -> String {
+    let missing: PlayerSpec = spec.parse().unwrap();
     let settings = MatchSettings {
         games: 2,
         threads: 1,
@@ -74,17 +73,33 @@ fn an_engine_that_cannot_start_is_a_setup_error() {
         sprt: None,
         seed: 0,
     };
-    let error = Match::<Ghast> {
-        options,
+    Match::<Ghast> {
+        options: GhastOptions::default(),
         a: &missing,
         b: &PlayerSpec::Random,
         settings,
     }
     .run(&mut |_| {})
     .unwrap_err()
-    .to_string();
+    .to_string()
+}
+
+#[test]
+fn an_engine_that_cannot_start_is_a_setup_error() {
+    let error = setup_error("gtp:/nonexistent/engine");
     assert!(
         error.contains("cannot start `/nonexistent/engine`"),
+        "{error}"
+    );
+    assert!(!error.contains("PATH"), "a path is not looked up: {error}");
+}
+
+#[test]
+fn an_engine_off_the_path_is_named_with_where_to_look() {
+    let error = setup_error("gtp:no-such-engine-anywhere --mode gtp");
+    assert!(
+        error.contains("cannot start `no-such-engine-anywhere`")
+            && error.contains("not on the PATH; Debian puts game engines in /usr/games"),
         "{error}"
     );
 }

@@ -41,7 +41,17 @@ impl GtpEngine {
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
-            .map_err(|e| AgentFailure(format!("engine `{name}`: cannot start `{program}`: {e}")))?;
+            .map_err(|e| {
+                // Debian installs game engines (GNU Go, Pachi) in /usr/games, off many PATHs.
+                let hint = if e.kind() == std::io::ErrorKind::NotFound && !program.contains('/') {
+                    " (not on the PATH; Debian puts game engines in /usr/games)"
+                } else {
+                    ""
+                };
+                AgentFailure(format!(
+                    "engine `{name}`: cannot start `{program}`: {e}{hint}"
+                ))
+            })?;
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let (sender, lines) = channel();
