@@ -2,7 +2,7 @@ use crate::batch::Batch;
 use crate::config::SearchConfig;
 use crate::evaluator::Evaluator;
 use crate::tree::Tree;
-use game::Game;
+use game::{Game, Outcome};
 
 /// What a search of one position found.
 #[derive(Clone, Debug, PartialEq)]
@@ -14,6 +14,25 @@ pub struct SearchResult {
     /// `(action, visits)` for every visited move.
     pub visits: Vec<(usize, u32)>,
     pub total_visits: u32,
+}
+
+/// A legal move after which `game` is over and won by the side that made it, if there is one.
+///
+/// Search can miss such a move: a move with a tiny prior may get no visit at all (a pass that
+/// wins once the opponent has passed, a Ghast placement that reaches the winning margin). No
+/// visit count outweighs a won game, so play checks every move for an immediate win (one
+/// rules step each, far less than one network evaluation). Self-play keeps choosing by
+/// visits, so that training data stays what its measurements were taken on.
+fn winning_move<G: Game>(game: &G) -> Option<usize> {
+    let mover = game.to_move();
+    let mut legal = Vec::new();
+    game.legal_actions(&mut legal);
+    let mut after = game.clone();
+    legal.into_iter().find(|&action| {
+        after.clone_from(game);
+        after.apply(action);
+        after.outcome() == Some(Outcome::Win(mover))
+    })
 }
 
 /// Searching one game at a time, on the same tree and step code as the batched self-play:
@@ -37,7 +56,8 @@ impl<G: Game> Search<G> {
     }
 
     /// Searches `game` until the root has `visits` visits, counting those kept from an earlier
-    /// search of the same position (see [`Search::advance`]).
+    /// search of the same position (see [`Search::advance`]). A move that wins the game at
+    /// once is played whatever the visits say ([`winning_move`]).
     ///
     /// # Panics
     /// If the game is over or `visits` is 0.
@@ -57,9 +77,13 @@ impl<G: Game> Search<G> {
         }
         tree.set_budget(visits);
         self.batch.run(std::slice::from_mut(tree), evaluator);
+        let (action, value) = match winning_move(game) {
+            Some(action) => (action, 1.0),
+            None => (tree.best_action(), tree.root_value()),
+        };
         SearchResult {
-            action: tree.best_action(),
-            value: tree.root_value(),
+            action,
+            value,
             visits: tree.root_visits(),
             total_visits: tree.root_visit_count(),
         }
