@@ -295,8 +295,8 @@ fn old_generations_are_thinned_to_every_nth_and_the_newest() {
     );
 }
 
-/// The game is named once, in the config: a Ghodak run trains, exports a Ghodak bot that
-/// speaks GTP in Go terms, and the tools that play Ghast only so far refuse it by its game.
+/// The game is named once, in the config: a Ghodak run trains and exports a Ghodak bot that
+/// speaks GTP in Go terms, and a config naming no game this build plays is refused.
 #[test]
 fn a_ghodak_config_trains_and_exports_a_ghodak_bot() {
     let dir = tempfile::tempdir().unwrap();
@@ -354,18 +354,6 @@ fn a_ghodak_config_trains_and_exports_a_ghodak_bot() {
     assert!(
         answers[5].starts_with("= B+") || answers[5].starts_with("= W+"),
         "{stdout}"
-    );
-
-    let output = ghast()
-        .args(["serve", "--bot"])
-        .arg(&exported)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(
-        stderr.contains("the bot is for game `ghodak`, not `ghast`"),
-        "{stderr}"
     );
 
     let text = std::fs::read_to_string("configs/ghodak-tiny.toml").unwrap();
