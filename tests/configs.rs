@@ -36,6 +36,7 @@ fn every_shipped_config_reads_and_validates() {
         "ghodak9-gpu.toml",
         "ghodak9.toml",
         "small.toml",
+        "standard-cpu.toml",
         "standard.toml",
     ] {
         assert!(

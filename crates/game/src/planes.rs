@@ -44,13 +44,14 @@ pub trait Planes: Game {
     fn policy_layout(&self) -> PolicyLayout;
 
     /// Writes the input planes, from the point of view of the side to move, into `out`
-    /// (`plane_shape().len()` values, channel-major).
+    /// (`plane_shape().len()` values, channel-major), every value of it: `out` holds the
+    /// previous batch's planes.
     fn encode(&self, out: &mut [f32]);
 
     /// Who owns each cell now, from `side`'s view: +1 own, -1 the opponent's, 0 neither
     /// (`height * width` values). Read off the final position, it is the ownership target.
     fn ownership(&self, side: Side, out: &mut [f32]);
 
-    /// 1 for cells on the board, 0 for padding (`height * width` values).
+    /// 1 for cells on the board, 0 for padding (`height * width` values, every one written).
     fn board_mask(&self, out: &mut [f32]);
 }

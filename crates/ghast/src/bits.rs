@@ -64,7 +64,15 @@ impl<B: Bits> Iterator for Ones<B> {
         self.0 = self.0 ^ B::bit(index);
         Some(index)
     }
+
+    /// Exact, so that collecting the members allocates once.
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let count = self.0.count() as usize;
+        (count, Some(count))
+    }
 }
+
+impl<B: Bits> ExactSizeIterator for Ones<B> {}
 
 /// Index of the `k`-th set bit of `word`, narrowing by halves so it costs a few popcounts
 /// instead of a loop over up to 64 bits.

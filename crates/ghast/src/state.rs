@@ -194,10 +194,18 @@ impl<B: Bits> State<B> {
             out.extend([Action::Accept.index(geometry), Action::Veto.index(geometry)]);
             return;
         }
-        let placeable = self.placeable();
+        // The hexes once, then five shifted copies of them: search asks for the legal moves
+        // of every position it evaluates, twice (the network's mask and the node's edges).
         let cells = geometry.cells();
-        for orientation in 0..6 {
-            out.extend(placeable.ones().map(|cell| orientation * cells + cell));
+        out.extend(self.placeable().ones());
+        let hexes = out.len();
+        out.resize(6 * hexes, 0);
+        let (first, rest) = out.split_at_mut(hexes);
+        for orientation in 1..6 {
+            let copy = &mut rest[(orientation - 1) * hexes..orientation * hexes];
+            for (action, &cell) in copy.iter_mut().zip(first.iter()) {
+                *action = cell + orientation * cells;
+            }
         }
         out.push(Action::Pass.index(geometry));
     }

@@ -31,9 +31,12 @@ impl HostBatch {
         let shape = positions[0].plane_shape();
         let num_actions = positions[0].num_actions();
         let (len, cells) = (shape.len(), shape.cells());
-        refill(&mut self.planes, rows * len, 0.0);
-        refill(&mut self.board_mask, rows * cells, 0.0);
-        refill(&mut self.legal, rows * num_actions, false);
+        let used = positions.len();
+        // Every row is overwritten (`encode` and `board_mask` write all their values), so
+        // only the padding rows need clearing, not the whole batch first.
+        self.planes.resize(rows * len, 0.0);
+        self.board_mask.resize(rows * cells, 0.0);
+        self.legal.resize(rows * num_actions, false);
         for (row, position) in positions.iter().enumerate() {
             assert_eq!(
                 position.plane_shape(),
@@ -44,10 +47,14 @@ impl HostBatch {
             position.board_mask(&mut self.board_mask[row * cells..][..cells]);
             position.legal_actions(&mut self.actions);
             let legal = &mut self.legal[row * num_actions..][..num_actions];
+            legal.fill(false);
             for &action in &self.actions {
                 legal[action] = true;
             }
         }
+        self.planes[used * len..].fill(0.0);
+        self.board_mask[used * cells..].fill(0.0);
+        self.legal[used * num_actions..].fill(false);
         self.rows = rows;
         self.shape = Some(shape);
         self.num_actions = num_actions;
@@ -76,10 +83,4 @@ impl HostBatch {
                 .to_device(device),
         }
     }
-}
-
-/// Sets `buffer` to `len` copies of `value`, keeping its allocation.
-fn refill<T: Copy>(buffer: &mut Vec<T>, len: usize, value: T) {
-    buffer.clear();
-    buffer.resize(len, value);
 }

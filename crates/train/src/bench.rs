@@ -37,7 +37,8 @@ pub struct SelfplayBench {
 }
 
 /// Runs `selfplay.workers` self-play workers of `selfplay` (each on its own thread with its own
-/// fresh `size` net, as `ghast train` runs them) on the CPU for `budget`, then as many threads
+/// fresh `size` net, as `ghast train` runs them, but without its evaluation cache, whose hits
+/// are no network evaluations) on the CPU for `budget`, then as many threads
 /// of bare forward passes of the same net at the workers' batch size (their games in flight).
 pub fn selfplay<G: Planes>(
     options: &G::Options,

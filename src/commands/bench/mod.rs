@@ -17,6 +17,11 @@ pub enum Bench {
     /// Network forward evaluations per second at several batch sizes, FLOPs and FLOP/s.
     Nn(nn::Args),
     /// Self-play evaluations per second over bare forward passes of the same net: the loop's efficiency.
+    ///
+    /// Self-play runs without the evaluation cache that `ghast train` puts in front of the
+    /// net, so that every position searched is a network evaluation and the two rates compare.
+    ///
+    /// Example: OMP_NUM_THREADS=1 ghast bench selfplay --size 6
     Selfplay(selfplay::Args),
     /// Train on a config for some minutes, then rate the bot against fixed opponents: what a
     /// run turns its CPU-seconds into.

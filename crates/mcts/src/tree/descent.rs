@@ -207,27 +207,53 @@ impl<G: Game> Tree<G> {
             .map(|&a| policy.get(a).copied().unwrap_or(0.0))
             .sum();
         let uniform = 1.0 / self.legal.len().max(1) as f32;
-        let first_edge = self.arena.edges.len();
-        self.arena.edges.extend(self.legal.iter().map(|&action| {
+        let scale = if total > 0.0 { total.recip() } else { 0.0 };
+        // The edges are made in a scratch buffer that stays in cache and only those the node
+        // keeps are copied into the arena: writing a few hundred edges per evaluation to
+        // arena memory last touched a whole search ago was a tenth of self-play's time.
+        self.candidates.clear();
+        self.candidates.extend(self.legal.iter().map(|&action| {
             let prior = match policy.get(action) {
-                Some(&p) if total > 0.0 => p / total,
+                Some(&p) if total > 0.0 => p * scale,
                 _ => uniform,
             };
             Edge::new(action, prior)
         }));
-        let edges = &mut self.arena.edges[first_edge..];
+        let keep = self.edges_to_keep(node).min(self.candidates.len());
+        let edges = &mut self.candidates;
         match self.config.formula {
-            Formula::Puct | Formula::Gumbel => promote_next(edges),
+            Formula::Puct | Formula::Gumbel => {
+                if keep < edges.len() {
+                    edges.select_nth_unstable_by(keep.saturating_sub(1), prior_order);
+                }
+                promote_next(&mut edges[..keep]);
+            }
             Formula::Ucb1 => edges.shuffle(&mut self.rng),
         }
+        let first_edge = self.arena.edges.len();
+        self.arena.edges.extend_from_slice(&self.candidates[..keep]);
         let expanded = self.arena.node_mut(node);
         expanded.first_edge = u32::try_from(first_edge).expect("fewer than 2^32 edges");
-        expanded.edge_count = self.legal.len() as u32;
+        expanded.edge_count = keep as u32;
         expanded.state = NodeState::Expanded;
         if node == ROOT && self.config.formula == Formula::Gumbel {
             self.start_gumbel_root();
         }
         self.noise_root();
+    }
+
+    /// How many of its moves, by prior, `node` keeps as edges. All of them, but at the inner
+    /// nodes of a Gumbel search no more than the budget: such a node gets fewer visits than
+    /// that, each of which adds at most one child, and its children come in prior order
+    /// (see [`promote_next`]), so the moves past the budget could never be tried. Gumbel
+    /// search starts a fresh tree at every move, so an inner node never becomes a root that
+    /// would need them; a later search of the same position with a larger budget keeps
+    /// working, with those inner nodes limited to their first moves.
+    fn edges_to_keep(&self, node: NodeId) -> usize {
+        match self.config.formula {
+            Formula::Gumbel if node != ROOT => self.budget.max(1) as usize,
+            _ => usize::MAX,
+        }
     }
 
     /// Whether `node`'s edges follow the [`promote_next`] order: not under UCB1 (its order is
@@ -293,6 +319,12 @@ pub(super) fn forced_visits(k: f32, prior: f32, total_visits: f32) -> f32 {
     (k * prior * total_visits).sqrt()
 }
 
+/// Higher prior first, ties to the lower action (so equal seeds give equal trees): the order
+/// in which a node's moves get their children.
+fn prior_order(a: &Edge, b: &Edge) -> std::cmp::Ordering {
+    b.prior.total_cmp(&a.prior).then(a.action.cmp(&b.action))
+}
+
 /// Keeps the order that lets selection stop at the first edge without a child: the edges
 /// with a child come first, and the edge right after them has the highest prior of the rest
 /// (ties to the lower action, so equal seeds give equal trees). Selection keeps the children
@@ -307,8 +339,7 @@ fn promote_next(edges: &mut [Edge]) {
     };
     let best = (next..edges.len())
         .reduce(|best, index| {
-            let (a, b) = (&edges[index], &edges[best]);
-            if a.prior > b.prior || (a.prior == b.prior && a.action < b.action) {
+            if prior_order(&edges[index], &edges[best]).is_lt() {
                 index
             } else {
                 best

@@ -9,7 +9,7 @@ mod tests;
 
 pub use choice::ChildStats;
 
-use crate::arena::{Arena, NodeId, NodeState, ROOT};
+use crate::arena::{Arena, Edge, NodeId, NodeState, ROOT};
 use crate::config::{Formula, SearchConfig};
 use game::{Game, Side};
 use gumbel::GumbelRoot;
@@ -47,6 +47,8 @@ pub struct Tree<G: Game> {
     leaf_states: Vec<G>,
     path: Vec<NodeId>,
     legal: Vec<usize>,
+    /// Scratch space where a node's edges are made before it keeps some of them.
+    candidates: Vec<Edge>,
     noise: Vec<f32>,
     /// The root's priors as the evaluator gave them, `(action, prior)`, saved before noise is
     /// mixed in: the policy target's surprise is measured against them.
@@ -72,6 +74,7 @@ impl<G: Game> Tree<G> {
             leaf_states: Vec::new(),
             path: Vec::new(),
             legal: Vec::new(),
+            candidates: Vec::new(),
             noise: Vec::new(),
             raw_root_priors: Vec::new(),
             gumbel: GumbelRoot::default(),

@@ -479,3 +479,44 @@ fn children_form_a_prefix_followed_by_the_best_remaining_prior() {
         }
     }
 }
+
+#[test]
+fn gumbel_inner_nodes_keep_only_the_moves_their_budget_could_try() {
+    // 30 legal moves at the root, priors rising with the move: an inner node of an 8-visit
+    // search can try at most 8 moves, the 8 likeliest; the root keeps all 30.
+    let max_take = 30;
+    let weights: Vec<f32> = (1..=max_take).map(|a| a as f32).collect();
+    let total: f32 = weights.iter().sum();
+    let mut evaluator = Scripted {
+        policy: weights.iter().map(|w| w / total).collect(),
+        positions: 0,
+    };
+    let budget = 8;
+    let mut tree = Tree::new(Nim::start(100, max_take, None), gumbel(false, 16), 3);
+    tree.set_budget(budget);
+    Batch::new().run(std::slice::from_mut(&mut tree), &mut evaluator);
+    assert_eq!(tree.arena.edges_of(ROOT).len(), max_take as usize);
+    let mut inner = 0;
+    for id in 1..tree.arena.nodes.len() as NodeId {
+        if tree.arena.node(id).state != NodeState::Expanded {
+            continue;
+        }
+        inner += 1;
+        let mut kept: Vec<usize> = tree
+            .arena
+            .edges_of(id)
+            .iter()
+            .map(|edge| edge.action as usize)
+            .collect();
+        kept.sort_unstable();
+        let likeliest: Vec<usize> = (max_take - budget..max_take).map(|a| a as usize).collect();
+        assert_eq!(kept, likeliest, "node {id}");
+        let first = tree.arena.edges_of(id)[0].action as usize;
+        assert_eq!(
+            first,
+            max_take as usize - 1,
+            "the likeliest move comes first"
+        );
+    }
+    assert!(inner > 0, "the search expanded inner nodes");
+}
