@@ -6,6 +6,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/setup.sh"
 "$root/scripts/setup-browser.sh"
 "$root/scripts/setup-engines.sh"
+"$root/scripts/setup-s3.sh"
 source "$root/scripts/env.sh"
 cd "$root"
 cargo fmt --all --check

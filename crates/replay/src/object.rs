@@ -32,16 +32,26 @@ impl ObjectShardStore {
     /// such as MinIO, Garage or Ceph; `GOOGLE_SERVICE_ACCOUNT`; `AZURE_STORAGE_ACCOUNT_NAME`,
     /// ...). Nothing is contacted until the first request.
     pub fn open(url: &str) -> Result<Self, ReplayError> {
+        let environment = std::env::vars().filter(|(key, _)| {
+            key.starts_with("AWS_") || key.starts_with("GOOGLE_") || key.starts_with("AZURE_")
+        });
+        Self::open_with(url, environment)
+    }
+
+    /// Opens the store at `url` with `options` given as the environment would give them
+    /// (`AWS_ENDPOINT`, ...), instead of the process environment.
+    pub fn open_with(
+        url: &str,
+        options: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<Self, ReplayError> {
         let config_error = |detail: String| ReplayError::StoreConfig {
             url: url.to_owned(),
             detail,
         };
         let parsed = url::Url::parse(url).map_err(|e| config_error(e.to_string()))?;
         // `object_store` reads lower-case option names; the environment spells them upper case.
-        let options = std::env::vars()
-            .filter(|(key, _)| {
-                key.starts_with("AWS_") || key.starts_with("GOOGLE_") || key.starts_with("AZURE_")
-            })
+        let options = options
+            .into_iter()
             .map(|(key, value)| (key.to_ascii_lowercase(), value));
         let (store, prefix) = object_store::parse_url_opts(&parsed, options)
             .map_err(|e| config_error(e.to_string()))?;
@@ -181,5 +191,72 @@ mod tests {
             open_store("s3://bucket/run/shards").is_ok(),
             "opening contacts nothing"
         );
+    }
+
+    /// A store in a fresh prefix of a real S3 server on loopback.
+    fn s3_store(server: &loopback_s3::LoopbackS3, prefix: &str) -> ObjectShardStore {
+        ObjectShardStore::open_with(&server.url(prefix), server.env()).unwrap()
+    }
+
+    #[test]
+    fn shards_round_trip_through_a_real_s3_server() {
+        let server = loopback_s3::LoopbackS3::start();
+        let store = s3_store(&server, "run/shards");
+        assert_eq!(store.list().unwrap(), [], "{}", server.log());
+        let shard = numbered_shard(1_000, 0, 10);
+        let name = store.write_shard(&shard).unwrap();
+        let other = s3_store(&server, "other-run/shards");
+        other.write_shard(&numbered_shard(2_000, 0, 3)).unwrap();
+        assert_eq!(
+            store.list().unwrap(),
+            [name],
+            "another prefix is another store"
+        );
+        assert_eq!(store.read_shard(&name).unwrap(), shard);
+        assert_eq!(
+            store.locate(&name),
+            format!("s3://{}/run/shards/{name}", loopback_s3::BUCKET)
+        );
+        store.delete(&name).unwrap();
+        store.delete(&name).unwrap();
+        assert_eq!(store.list().unwrap(), []);
+        let error = store.get(&name).unwrap_err().to_string();
+        assert!(error.contains(&store.locate(&name)), "{error}");
+    }
+
+    #[test]
+    fn listing_goes_past_one_page_of_an_s3_listing() {
+        // S3 lists at most 1,000 keys per request.
+        let server = loopback_s3::LoopbackS3::start();
+        let store = s3_store(&server, "shards");
+        let mut written: Vec<ShardName> = (0..1_050u64)
+            .map(|i| store.write_shard(&numbered_shard(1_000 + i, 0, 1)).unwrap())
+            .collect();
+        let mut listed = store.list().unwrap();
+        written.sort();
+        listed.sort();
+        assert_eq!(listed.len(), 1_050);
+        assert_eq!(listed, written);
+    }
+
+    #[test]
+    fn a_write_during_an_outage_lands_when_the_store_comes_back() {
+        let mut server = loopback_s3::LoopbackS3::start();
+        let store = s3_store(&server, "shards");
+        let before = store.write_shard(&numbered_shard(1_000, 0, 5)).unwrap();
+        server.stop();
+        let shard = numbered_shard(2_000, 0, 5);
+        let during = std::thread::scope(|scope| {
+            // The client retries with backoff while nothing listens.
+            let write = scope.spawn(|| store.write_shard(&shard));
+            std::thread::sleep(std::time::Duration::from_secs(2));
+            assert!(!write.is_finished(), "the write waits for the store");
+            server.resume();
+            write.join().unwrap().unwrap()
+        });
+        let mut listed = store.list().unwrap();
+        listed.sort();
+        assert_eq!(listed, [before, during]);
+        assert_eq!(store.read_shard(&during).unwrap(), shard);
     }
 }
