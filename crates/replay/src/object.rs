@@ -1,13 +1,19 @@
 //! The object-store backend of [`ShardStore`]: any S3-compatible service, Google Cloud
 //! Storage or Azure Blob Storage, through Apache Arrow's `object_store` client, which also
-//! retries failed requests with backoff. A shard goes up in one PUT, which object stores make
+//! retries failed requests with backoff, briefly (see [`retry_config`]). A shard goes up in one PUT, which object stores make
 //! visible whole or not at all.
 
 use crate::{ReplayError, ShardName, ShardStore};
 use futures::TryStreamExt;
+use object_store::aws::AmazonS3Builder;
+use object_store::azure::MicrosoftAzureBuilder;
+use object_store::gcp::GoogleCloudStorageBuilder;
 use object_store::path::Path;
-use object_store::{ObjectStore, ObjectStoreExt, PutPayload};
+use object_store::{
+    BackoffConfig, ObjectStore, ObjectStoreExt, ObjectStoreScheme, PutPayload, RetryConfig,
+};
 use std::future::Future;
+use std::time::Duration;
 use tokio::runtime::Runtime;
 
 /// Shards as objects under one prefix of a bucket.
@@ -50,11 +56,8 @@ impl ObjectShardStore {
         };
         let parsed = url::Url::parse(url).map_err(|e| config_error(e.to_string()))?;
         // `object_store` reads lower-case option names; the environment spells them upper case.
-        let options = options
-            .into_iter()
-            .map(|(key, value)| (key.to_ascii_lowercase(), value));
-        let (store, prefix) = object_store::parse_url_opts(&parsed, options)
-            .map_err(|e| config_error(e.to_string()))?;
+        let (store, prefix) =
+            build_store(&parsed, options).map_err(|e| config_error(e.to_string()))?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name("object-store")
@@ -87,6 +90,50 @@ impl ObjectShardStore {
                 source,
             })
     }
+}
+
+/// How long one request keeps retrying: briefly, so that a store that is down reaches the
+/// caller (who keeps its data and retries with its own backoff, saying so) within seconds
+/// rather than after the client's default three minutes.
+fn retry_config() -> RetryConfig {
+    RetryConfig {
+        backoff: BackoffConfig::default(),
+        max_retries: 3,
+        retry_timeout: Duration::from_secs(20),
+    }
+}
+
+/// The client for `url`, configured by `options` (environment-style names, any case): what
+/// `object_store::parse_url_opts` makes, with [`retry_config`] for the network stores.
+fn build_store(
+    url: &url::Url,
+    options: impl IntoIterator<Item = (String, String)>,
+) -> object_store::Result<(Box<dyn ObjectStore>, Path)> {
+    let (scheme, path) = ObjectStoreScheme::parse(url)?;
+    let path = Path::parse(path)?;
+    let options: Vec<(String, String)> = options
+        .into_iter()
+        .map(|(key, value)| (key.to_ascii_lowercase(), value))
+        .collect();
+    macro_rules! configured {
+        ($builder:ty) => {{
+            let builder = options.into_iter().fold(
+                <$builder>::new().with_url(url.to_string()),
+                |builder, (key, value)| match key.parse() {
+                    Ok(key) => builder.with_config(key, value),
+                    Err(_) => builder,
+                },
+            );
+            Box::new(builder.with_retry(retry_config()).build()?) as Box<dyn ObjectStore>
+        }};
+    }
+    let store = match scheme {
+        ObjectStoreScheme::AmazonS3 => configured!(AmazonS3Builder),
+        ObjectStoreScheme::GoogleCloudStorage => configured!(GoogleCloudStorageBuilder),
+        ObjectStoreScheme::MicrosoftAzure => configured!(MicrosoftAzureBuilder),
+        _ => return object_store::parse_url_opts(url, options),
+    };
+    Ok((store, path))
 }
 
 impl ShardStore for ObjectShardStore {
@@ -240,20 +287,22 @@ mod tests {
     }
 
     #[test]
-    fn a_write_during_an_outage_lands_when_the_store_comes_back() {
+    fn a_store_that_is_down_says_so_within_seconds_and_works_when_back() {
         let mut server = loopback_s3::LoopbackS3::start();
         let store = s3_store(&server, "shards");
         let before = store.write_shard(&numbered_shard(1_000, 0, 5)).unwrap();
         server.stop();
         let shard = numbered_shard(2_000, 0, 5);
-        let during = std::thread::scope(|scope| {
-            // The client retries with backoff while nothing listens.
-            let write = scope.spawn(|| store.write_shard(&shard));
-            std::thread::sleep(std::time::Duration::from_secs(2));
-            assert!(!write.is_finished(), "the write waits for the store");
-            server.resume();
-            write.join().unwrap().unwrap()
-        });
+        let started = std::time::Instant::now();
+        let error = store.write_shard(&shard).unwrap_err().to_string();
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "{:?}",
+            started.elapsed()
+        );
+        assert!(error.contains("s3://ghast-test/shards/shard-"), "{error}");
+        server.resume();
+        let during = store.write_shard(&shard).unwrap();
         let mut listed = store.list().unwrap();
         listed.sort();
         assert_eq!(listed, [before, during]);

@@ -1,8 +1,9 @@
-//! Finished games not yet in a shard, kept so that a kill loses none of them.
+//! Finished games not yet in a stored shard, kept so that a kill loses none of them.
 //!
-//! Each game is appended as a length-prefixed bincode entry and synced; when a shard is
-//! written the journal is emptied. On resume, every complete entry is recovered (a torn last
-//! entry, from a kill mid-append, is dropped: that game had not been acknowledged).
+//! Each game is appended as a length-prefixed bincode entry and synced; once a shard is
+//! stored, the journal is rewritten without its games. On resume, every complete entry is
+//! recovered (a torn last entry, from a kill mid-append, is dropped: that game had not been
+//! acknowledged).
 
 use anyhow::{Context, Result};
 use replay::GameRecord;
@@ -42,22 +43,35 @@ impl Journal {
     }
 
     pub fn append(&mut self, record: &GameRecord) -> Result<()> {
-        let body = bincode::serde::encode_to_vec(record, bincode::config::standard())?;
-        let mut entry = (body.len() as u64).to_le_bytes().to_vec();
-        entry.extend_from_slice(&body);
-        self.file.write_all(&entry)?;
+        self.file.write_all(&entry(record)?)?;
         self.file
             .sync_data()
             .with_context(|| format!("cannot write {}", self.path.display()))
     }
 
-    /// Empties the journal once its games are safely in a shard.
-    pub fn clear(&mut self) -> Result<()> {
-        self.file.set_len(0)?;
-        self.file
-            .sync_all()
-            .with_context(|| format!("cannot truncate {}", self.path.display()))
+    /// Replaces the journal's games with `records` (those still not safely in a shard),
+    /// atomically: a kill midway leaves either the old journal or the new one.
+    pub fn rewrite(&mut self, records: &[GameRecord]) -> Result<()> {
+        let mut bytes = Vec::new();
+        for record in records {
+            bytes.extend_from_slice(&entry(record)?);
+        }
+        durable::write(&self.path, &bytes)
+            .with_context(|| format!("cannot rewrite {}", self.path.display()))?;
+        self.file = OpenOptions::new()
+            .append(true)
+            .open(&self.path)
+            .with_context(|| format!("cannot open {}", self.path.display()))?;
+        Ok(())
     }
+}
+
+/// One length-prefixed journal entry.
+fn entry(record: &GameRecord) -> Result<Vec<u8>> {
+    let body = bincode::serde::encode_to_vec(record, bincode::config::standard())?;
+    let mut entry = (body.len() as u64).to_le_bytes().to_vec();
+    entry.extend_from_slice(&body);
+    Ok(entry)
 }
 
 /// The intact entries at the start of `bytes`, and how many bytes they take.
@@ -85,12 +99,13 @@ fn decode_entries(bytes: &[u8]) -> (Vec<GameRecord>, usize) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use game::{Outcome, Side};
     use replay::MoveRecord;
 
-    fn record(moves: u32) -> GameRecord {
+    /// A game of `moves` moves, for tests.
+    pub(crate) fn record(moves: u32) -> GameRecord {
         GameRecord {
             generation: 1,
             moves: (0..moves)
@@ -131,7 +146,16 @@ mod tests {
             vec![record(2), record(1)],
             "appends follow the intact entries"
         );
-        journal.clear().unwrap();
+        journal.rewrite(&[record(1)]).unwrap();
+        journal.append(&record(3)).unwrap();
+        drop(journal);
+        let (mut journal, recovered) = Journal::open(&path).unwrap();
+        assert_eq!(
+            recovered,
+            vec![record(1), record(3)],
+            "rewritten, then appended"
+        );
+        journal.rewrite(&[]).unwrap();
         let (_, recovered) = Journal::open(&path).unwrap();
         assert!(recovered.is_empty());
     }

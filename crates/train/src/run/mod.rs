@@ -72,6 +72,7 @@ pub fn train<G: Planes>(
         recovered,
         config.run.games_per_shard,
         origin.clone(),
+        0,
         (config.run.merged_shard_positions > 0).then(|| ShardMerging {
             intent: run.merge_intent(),
             target_positions: config.run.merged_shard_positions,

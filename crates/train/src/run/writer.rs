@@ -1,22 +1,34 @@
-//! The one writer of the replay store: finished games go to the journal at once and into a
-//! shard every `games_per_shard` games, and all but the newest shards are merged into large
-//! ones now and then (see `replay::Merger`); it also keeps the self-play statistics.
+//! The one writer of the replay store: finished games go to the journal at once and, every
+//! `games_per_shard` games, into a shard that an uploader thread stores; all but the newest
+//! shards are merged into large ones now and then (see `replay::Merger`); it also keeps the
+//! self-play statistics.
+//!
+//! Storing a shard can be slow or fail for a while (an object store on the network), so it
+//! happens beside the journal, never in its way: games keep being journaled while shards
+//! wait, and a game leaves the journal only once the shard holding it is stored. A store
+//! that fails is retried with backoff, with one log line when it fails and one when it is
+//! back; nothing is lost if the process is killed meanwhile (a kill between a store and the
+//! journal's rewrite can store those games twice, never lose them).
 
 use super::shared::Shared;
 use crate::journal::Journal;
 use anyhow::Result;
 use game::{Outcome, Side};
-use replay::{GameRecord, LocalDirStore, Merger, Shard, ShardHeader, ShardOrigin, ShardStore};
+use replay::{GameRecord, Merger, Shard, ShardHeader, ShardOrigin, ShardStore};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering;
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 /// How often self-play statistics go to TensorBoard.
 const STATS_INTERVAL: Duration = Duration::from_secs(10);
 /// How often old shards are looked at for merging.
 const MERGE_INTERVAL: Duration = Duration::from_secs(60);
+/// The first wait after a failed store, doubled after each further failure up to the last.
+const RETRY_WAITS: (Duration, Duration) = (Duration::from_secs(1), Duration::from_secs(60));
 
 /// Merging old shards: where the intent file goes, and the positions per merged shard (also
 /// the newest positions left in small shards).
@@ -25,41 +37,83 @@ pub struct ShardMerging {
     pub target_positions: u64,
 }
 
-pub struct ShardWriter {
-    store: LocalDirStore,
+pub struct ShardWriter<S> {
+    store: Arc<S>,
     journal: Journal,
+    /// Games not yet sealed into a shard.
     pending: Vec<GameRecord>,
+    /// Sealed shards the uploader has not yet stored, by sequence number.
+    unstored: BTreeMap<u64, Vec<GameRecord>>,
     games_per_shard: usize,
     origin: ShardOrigin,
+    /// This writer's id in shard names, distinct from every other writer of the store.
+    writer_id: u32,
     seq: u64,
     merging: Option<ShardMerging>,
 }
 
-impl ShardWriter {
+impl<S: ShardStore + 'static> ShardWriter<S> {
     pub fn new(
-        store: LocalDirStore,
+        store: S,
         journal: Journal,
         recovered: Vec<GameRecord>,
         games_per_shard: usize,
         origin: ShardOrigin,
+        writer_id: u32,
         merging: Option<ShardMerging>,
-    ) -> ShardWriter {
+    ) -> ShardWriter<S> {
         ShardWriter {
-            store,
+            store: Arc::new(store),
             journal,
             pending: recovered,
+            unstored: BTreeMap::new(),
             games_per_shard: games_per_shard.max(1),
             origin,
+            writer_id,
             seq: 0,
             merging,
         }
     }
 
-    /// Receives games until every sender is gone, then writes what is left.
+    /// Receives games until every sender is gone, then seals what is left and gives the
+    /// uploader until the store has answered once more for each waiting shard.
     pub fn run(mut self, records: Receiver<GameRecord>, shared: &Shared) -> Result<()> {
         if let Some(merging) = &self.merging {
-            Merger::new(&self.store, &merging.intent, self.origin.clone()).recover()?;
+            Merger::new(&*self.store, &merging.intent, self.origin.clone()).recover()?;
         }
+        let (shards, to_upload) = mpsc::channel();
+        let (stored, acknowledgements) = mpsc::channel();
+        let stopping = Arc::new(AtomicBool::new(false));
+        let uploader = Uploader {
+            store: Arc::clone(&self.store),
+            stopping: Arc::clone(&stopping),
+        };
+        std::thread::scope(|scope| -> Result<()> {
+            let upload = scope.spawn(move || uploader.run(to_upload, stored, shared));
+            let result = self.receive(&records, &shards, &acknowledgements, shared);
+            let last = self.seal(&shards);
+            stopping.store(true, Ordering::Relaxed);
+            drop(shards);
+            upload.join().expect("the shard uploader panicked");
+            self.acknowledge(&acknowledgements)?;
+            if !self.unstored.is_empty() {
+                let games: usize = self.unstored.values().map(Vec::len).sum();
+                tracing::warn!(
+                    "{games} games could not be stored yet; they stay in the journal for the \
+                     next start"
+                );
+            }
+            result.and(last)
+        })
+    }
+
+    fn receive(
+        &mut self,
+        records: &Receiver<GameRecord>,
+        shards: &Sender<Shard>,
+        acknowledgements: &Receiver<u64>,
+        shared: &Shared,
+    ) -> Result<()> {
         let mut stats = Stats::default();
         let mut last_log = Instant::now();
         let mut last_merge = Instant::now();
@@ -72,15 +126,16 @@ impl ShardWriter {
                     stats.add(&record);
                     self.pending.push(record);
                     if self.pending.len() >= self.games_per_shard {
-                        self.flush(shared)?;
-                        if last_merge.elapsed() >= MERGE_INTERVAL {
-                            last_merge = Instant::now();
-                            self.merge_old_shards()?;
-                        }
+                        self.seal(shards)?;
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => break,
+                Err(RecvTimeoutError::Disconnected) => return Ok(()),
+            }
+            self.acknowledge(acknowledgements)?;
+            if last_merge.elapsed() >= MERGE_INTERVAL && self.unstored.is_empty() {
+                last_merge = Instant::now();
+                self.merge_old_shards()?;
             }
             if last_log.elapsed() >= STATS_INTERVAL && stats.games > 0 {
                 last_log = Instant::now();
@@ -88,26 +143,43 @@ impl ShardWriter {
                 stats = Stats::default();
             }
         }
-        self.flush(shared)
     }
 
-    /// Writes the pending games as one shard, then empties the journal.
-    fn flush(&mut self, shared: &Shared) -> Result<()> {
+    /// Hands the pending games to the uploader as one shard.
+    fn seal(&mut self, shards: &Sender<Shard>) -> Result<()> {
         if self.pending.is_empty() {
             return Ok(());
         }
-        let generation = shared.generation.load(Ordering::Relaxed) as u32;
         self.seq += 1;
+        let generation = self.pending.iter().map(|r| r.generation).max().unwrap_or(0);
+        let records = std::mem::take(&mut self.pending);
+        self.unstored.insert(self.seq, records.clone());
         let shard = Shard {
-            header: ShardHeader::now(&self.origin, generation, 0, self.seq),
-            records: std::mem::take(&mut self.pending),
+            header: ShardHeader::now(&self.origin, generation, self.writer_id, self.seq),
+            records,
         };
-        let name = self.store.write_shard(&shard)?;
-        shared
-            .positions
-            .fetch_add(shard.positions(), Ordering::Relaxed);
-        self.journal.clear()?;
-        tracing::debug!("wrote {name} ({} games)", shard.records.len());
+        shards
+            .send(shard)
+            .map_err(|_| anyhow::anyhow!("the shard uploader stopped early"))
+    }
+
+    /// Forgets the games of the shards the uploader has stored, and rewrites the journal
+    /// without them.
+    fn acknowledge(&mut self, acknowledgements: &Receiver<u64>) -> Result<()> {
+        let mut any = false;
+        while let Ok(seq) = acknowledgements.try_recv() {
+            any |= self.unstored.remove(&seq).is_some();
+        }
+        if any {
+            let waiting: Vec<GameRecord> = self
+                .unstored
+                .values()
+                .flatten()
+                .chain(&self.pending)
+                .cloned()
+                .collect();
+            self.journal.rewrite(&waiting)?;
+        }
         Ok(())
     }
 
@@ -115,12 +187,60 @@ impl ShardWriter {
         let Some(merging) = &self.merging else {
             return Ok(());
         };
-        let merger = Merger::new(&self.store, &merging.intent, self.origin.clone());
+        let merger = Merger::new(&*self.store, &merging.intent, self.origin.clone());
         let removed = merger.merge_old(merging.target_positions)?;
         if removed > 0 {
             tracing::info!("merged old shards: {removed} fewer files");
         }
         Ok(())
+    }
+}
+
+/// Stores sealed shards in order, retrying a failing store with backoff.
+struct Uploader<S> {
+    store: Arc<S>,
+    /// Set when the writer stops: then a shard gets one more try, no more waiting.
+    stopping: Arc<AtomicBool>,
+}
+
+impl<S: ShardStore> Uploader<S> {
+    fn run(self, shards: Receiver<Shard>, stored: Sender<u64>, shared: &Shared) {
+        let mut failures = 0u32;
+        for shard in shards {
+            loop {
+                match self.store.write_shard(&shard) {
+                    Ok(name) => {
+                        if failures > 0 {
+                            tracing::info!(
+                                "the replay store works again: stored {name} after {failures} \
+                                 failed tries"
+                            );
+                            failures = 0;
+                        }
+                        shared
+                            .positions
+                            .fetch_add(shard.positions(), Ordering::Relaxed);
+                        tracing::debug!("wrote {name} ({} games)", shard.records.len());
+                        let _ = stored.send(shard.header.seq);
+                        break;
+                    }
+                    Err(error) => {
+                        failures += 1;
+                        if failures == 1 {
+                            tracing::warn!(
+                                "cannot store a shard ({error}); its games stay in the \
+                                 journal and the store is tried again with backoff"
+                            );
+                        }
+                        if self.stopping.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let wait = RETRY_WAITS.0.saturating_mul(1 << (failures - 1).min(6));
+                        std::thread::sleep(wait.min(RETRY_WAITS.1));
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -191,5 +311,91 @@ impl Stats {
             scalars.push(("selfplay/resign_false_positive_rate", rate));
         }
         shared.log(total_games, &scalars);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::journal::tests::record;
+    use crate::metrics::Metrics;
+    use replay::ObjectShardStore;
+
+    fn origin() -> ShardOrigin {
+        ShardOrigin {
+            game: "test".into(),
+            options_json: "{}".into(),
+        }
+    }
+
+    fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
+        let started = Instant::now();
+        while !done() {
+            assert!(started.elapsed() < Duration::from_secs(60), "no {what}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    #[test]
+    fn games_wait_in_the_journal_while_the_store_is_down_and_go_up_when_it_is_back() {
+        let mut server = loopback_s3::LoopbackS3::start();
+        let open = || ObjectShardStore::open_with(&server.url("shards"), server.env()).unwrap();
+        let (writer_store, reader) = (open(), open());
+        let dir = tempfile::tempdir().unwrap();
+        let journal_path = dir.path().join("journal.bin");
+        let shared = Shared::new(Metrics::open(&dir.path().join("tensorboard")), 0, 0);
+        let (journal, _) = Journal::open(&journal_path).unwrap();
+        let writer = ShardWriter::new(writer_store, journal, Vec::new(), 2, origin(), 7, None);
+        let (sender, receiver) = mpsc::channel();
+        std::thread::scope(|scope| {
+            let writing = scope.spawn(|| writer.run(receiver, &shared));
+            sender.send(record(3)).unwrap();
+            sender.send(record(4)).unwrap();
+            wait_for("first shard", || reader.list().unwrap().len() == 1);
+            server.stop();
+            for moves in [5, 6, 7] {
+                sender.send(record(moves)).unwrap();
+            }
+            wait_for("journaled games", || {
+                shared.games.load(Ordering::Relaxed) == 5
+            });
+            // The uploader fails at least once and backs off.
+            std::thread::sleep(Duration::from_secs(2));
+            server.resume();
+            wait_for("second shard", || reader.list().unwrap().len() == 2);
+            drop(sender);
+            writing.join().unwrap().unwrap();
+        });
+        let names = reader.list().unwrap();
+        assert_eq!(
+            names.len(),
+            3,
+            "the last game went up when the writer stopped"
+        );
+        assert!(names.iter().all(|name| name.worker == 7), "{names:?}");
+        let positions: u64 = names.iter().map(|name| name.positions).sum();
+        assert_eq!(positions, 3 + 4 + 5 + 6 + 7);
+        let (_, recovered) = Journal::open(&journal_path).unwrap();
+        assert_eq!(recovered, [], "stored games leave the journal");
+    }
+
+    #[test]
+    fn games_the_store_never_took_stay_in_the_journal_for_the_next_start() {
+        let mut server = loopback_s3::LoopbackS3::start();
+        let store = ObjectShardStore::open_with(&server.url("shards"), server.env()).unwrap();
+        server.stop();
+        let dir = tempfile::tempdir().unwrap();
+        let journal_path = dir.path().join("journal.bin");
+        let shared = Shared::new(Metrics::open(&dir.path().join("tensorboard")), 0, 0);
+        let (journal, _) = Journal::open(&journal_path).unwrap();
+        let writer = ShardWriter::new(store, journal, Vec::new(), 2, origin(), 1, None);
+        let (sender, receiver) = mpsc::channel();
+        for moves in [3, 4, 5] {
+            sender.send(record(moves)).unwrap();
+        }
+        drop(sender);
+        writer.run(receiver, &shared).unwrap();
+        let (_, recovered) = Journal::open(&journal_path).unwrap();
+        assert_eq!(recovered, [record(3), record(4), record(5)]);
     }
 }
