@@ -256,7 +256,13 @@ fn ghodak_plays_a_whole_game_in_go_terms() {
     assert!(reply == "pass" || reply.len() == 2, "a Go point: {reply}");
     let board = send(&mut engine, "showboard").unwrap();
     assert!(board.contains("    A B C D E\n 5 "), "{board}");
-    assert!(board.contains(" 3  . . X . . 3"), "{board}");
+    let row_3: Vec<&str> = board
+        .lines()
+        .find(|line| line.starts_with(" 3 "))
+        .unwrap_or_else(|| panic!("no row 3 in {board}"))
+        .split_whitespace()
+        .collect();
+    assert_eq!(row_3[3], "X", "black's C3 (white's reply may be anywhere): {board}");
     assert_eq!(send(&mut engine, "undo"), Ok(String::new()));
     assert_eq!(send(&mut engine, "final_score"), Ok("B+24.5".into()));
 
