@@ -4,7 +4,9 @@ mod export;
 mod game_options;
 mod gtp;
 mod ladder;
+mod learn;
 mod replay;
+mod selfplay;
 mod serve;
 mod train;
 
@@ -25,6 +27,30 @@ pub enum Command {
     ///   ghast train --run runs/small --resume
     #[command(verbatim_doc_comment)]
     Train(train::Args),
+    /// The trainer of a run on many machines: trains on the games that `ghast selfplay`
+    /// processes put in a shared store, and publishes each new generation there.
+    ///
+    /// Everything else is as `ghast train`: the run folder holds the checkpoints and
+    /// TensorBoard curves, --resume continues after a kill, and the bot is exported at the end.
+    /// The learner puts the run's configuration in the store; start it first or last.
+    ///
+    /// Examples:
+    ///   ghast learn --store s3://my-bucket/runs/size6 --config configs/standard-cpu.toml --run runs/size6
+    ///   ghast learn --store /mnt/nfs/size6 --run runs/size6 --resume
+    #[command(verbatim_doc_comment)]
+    Learn(learn::Args),
+    /// A self-play process of a run on many machines: plays the generation its learner
+    /// published in the store, and sends the games there.
+    ///
+    /// Finished games stay in the process's journal (in --run) until their shard is stored: a
+    /// kill or a store that is down loses none, and a restart on the same folder sends them.
+    /// Run as many as you have machines (or GPUs), each with a folder of its own.
+    ///
+    /// Examples:
+    ///   ghast selfplay --store s3://my-bucket/runs/size6 --run runs/size6-selfplay
+    ///   ghast selfplay --store /mnt/nfs/size6 --run /tmp/selfplay --minutes 60
+    #[command(verbatim_doc_comment)]
+    Selfplay(selfplay::Args),
     /// Play a match between two players (baselines, checkpoints, bundles or GTP engines)
     /// and report the score and the Elo difference with its 95% interval.
     Arena(arena::Args),
@@ -55,6 +81,8 @@ pub enum Command {
 pub fn run(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Train(args) => train::run(args),
+        Command::Learn(args) => learn::run(args),
+        Command::Selfplay(args) => selfplay::run(args),
         Command::Arena(args) => arena::run(args),
         Command::Ladder(args) => ladder::run(args),
         Command::Export(args) => export::run(args),

@@ -4,7 +4,7 @@ use anyhow::Context;
 use clap::Args as ClapArgs;
 use game::{Game, Planes};
 use std::path::{Path, PathBuf};
-use train::{Limit, RunConfig, RunDir};
+use train::{Limit, Role, RunConfig, RunDir};
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -13,19 +13,24 @@ pub struct Args {
     config: PathBuf,
     /// The run folder [default: runs/<config name>].
     #[arg(long)]
-    run: Option<PathBuf>,
+    pub run: Option<PathBuf>,
     /// Continue the run in the folder, with the configuration saved there.
     #[arg(long)]
     resume: bool,
     /// Stop after this many minutes (overrides the config's `run.minutes`).
     #[arg(long)]
-    minutes: Option<f64>,
+    pub minutes: Option<f64>,
     /// Stop once this generation is written (overrides the config's `run.generations`).
     #[arg(long)]
     generations: Option<u64>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    run_as(&args, Role::Whole)
+}
+
+/// `ghast train`, or with a store the learner of a run on many machines (`ghast learn`).
+pub fn run_as(args: &Args, role: Role) -> anyhow::Result<()> {
     let run = RunDir::new(
         args.run
             .clone()
@@ -40,10 +45,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let game = train::game_name(&text).map_err(|error| config_error(&path, error))?;
     let source = format!("config {}", path.display());
     let work = TrainGame {
-        args: &args,
+        args,
         run: &run,
         path: &path,
         text: &text,
+        role,
     };
     for_game(&game, &source, "[game] name", work)
 }
@@ -54,23 +60,34 @@ struct TrainGame<'a> {
     run: &'a RunDir,
     path: &'a Path,
     text: &'a str,
+    role: Role<'a>,
 }
 
 impl GameWork for TrainGame<'_> {
     type Output = ();
 
     fn run<G: CliGame>(self) -> anyhow::Result<()> {
-        train_game::<G>(self.args, self.run, self.path, self.text)
+        train_game::<G>(self.args, self.run, self.path, self.text, self.role)
     }
 }
 
-fn train_game<G: Planes>(args: &Args, run: &RunDir, path: &Path, text: &str) -> anyhow::Result<()> {
+fn train_game<G: Planes>(
+    args: &Args,
+    run: &RunDir,
+    path: &Path,
+    text: &str,
+    role: Role,
+) -> anyhow::Result<()> {
     let config: RunConfig<G::Options> =
         RunConfig::parse(text).map_err(|error| config_error(path, error))?;
     if args.resume {
         tracing::info!("resuming {}", run.root().display());
     } else {
         create_run(run, text)?;
+    }
+    if let Role::Learner(store) = role {
+        // Self-play processes read the run's configuration from the store.
+        store.put_config(text)?;
     }
     let minutes = args.minutes.unwrap_or(config.run.minutes);
     let generations = args.generations.unwrap_or(config.run.generations);
@@ -81,7 +98,7 @@ fn train_game<G: Planes>(args: &Args, run: &RunDir, path: &Path, text: &str) -> 
     } else {
         Limit::None
     };
-    let summary = train::train::<G>(run, &config, limit)
+    let summary = train::train::<G>(run, &config, limit, role)
         .with_context(|| format!("training run {}", run.root().display()))?;
     let bot = export_bot::<G>(run, &config)?;
     println!(

@@ -262,7 +262,10 @@ fn ghodak_plays_a_whole_game_in_go_terms() {
         .unwrap_or_else(|| panic!("no row 3 in {board}"))
         .split_whitespace()
         .collect();
-    assert_eq!(row_3[3], "X", "black's C3 (white's reply may be anywhere): {board}");
+    assert_eq!(
+        row_3[3], "X",
+        "black's C3 (white's reply may be anywhere): {board}"
+    );
     assert_eq!(send(&mut engine, "undo"), Ok(String::new()));
     assert_eq!(send(&mut engine, "final_score"), Ok("B+24.5".into()));
 

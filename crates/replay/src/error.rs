@@ -13,14 +13,8 @@ pub enum ReplayError {
         action: &'static str,
         source: io::Error,
     },
-    #[error("{file}: cannot {action}: {source}")]
-    Store {
-        file: String,
-        action: &'static str,
-        source: object_store::Error,
-    },
-    #[error("replay store {url}: {detail}")]
-    StoreConfig { url: String, detail: String },
+    #[error(transparent)]
+    Storage(#[from] storage::StorageError),
     #[error("{file}: not a replay shard (wrong magic bytes)")]
     NotAShard { file: String },
     #[error("{file}: truncated: {len} bytes is too short for the magic and version")]

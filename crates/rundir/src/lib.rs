@@ -8,9 +8,14 @@
 //!                            generation and the newest few are kept, see `RunLimits`)
 //! RUN/models/latest          the newest generation's number, replaced atomically
 //! RUN/journal.bin            finished games not yet in a shard (see the journal module)
+//! RUN/writer-id              a self-play process's id in shard names (see `writer_id`)
 //! RUN/tensorboard/           event files for TensorBoard
 //! RUN/bot/                   the bot bundle exported from the final generation
 //! ```
+
+mod store;
+
+pub use store::RunStore;
 
 use anyhow::{Context, Result};
 use serde::de::DeserializeOwned;
@@ -66,6 +71,26 @@ impl RunDir {
         self.root.join("journal.bin")
     }
 
+    /// This folder's id among the writers of a shared replay store: drawn at random the first
+    /// time (never 0, which `ghast train` uses) and kept in `RUN/writer-id`, so a resumed
+    /// process goes on under its own name. Shard names also carry the creation time and a
+    /// sequence number, so two processes that drew the same id still collide only if they
+    /// seal shards with the same number in the same millisecond.
+    pub fn writer_id(&self) -> Result<u32> {
+        let path = self.root.join("writer-id");
+        match fs::read_to_string(&path) {
+            Ok(text) => text.trim().parse().with_context(|| {
+                format!("{}: expected a writer id, found {text:?}", path.display())
+            }),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                let id = rand::random_range(1..=9999);
+                write_atomically(&path, format!("{id}\n").as_bytes())?;
+                Ok(id)
+            }
+            Err(error) => Err(error).with_context(|| format!("cannot read {}", path.display())),
+        }
+    }
+
     /// The intent file of a shard merge under way.
     pub fn merge_intent(&self) -> PathBuf {
         self.root.join("shards-merge")
@@ -108,23 +133,35 @@ impl RunDir {
     /// The newest generation with both weights and sidecar in place (with gating, newer than
     /// `latest` when recent candidates were rejected).
     pub fn newest_generation(&self) -> Result<Option<u64>> {
+        Ok(self.written_generations()?.into_iter().max())
+    }
+
+    /// The generations older than `generation` with both files in place, in any order.
+    pub fn generations_before(&self, generation: u64) -> Result<Vec<u64>> {
+        let mut older = self.written_generations()?;
+        older.retain(|&g| g < generation);
+        Ok(older)
+    }
+
+    /// Every generation with both weights and sidecar in place, in any order.
+    fn written_generations(&self) -> Result<Vec<u64>> {
         let dir = self.models();
         let entries = match fs::read_dir(&dir) {
             Ok(entries) => entries,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(error) => {
                 return Err(error).with_context(|| format!("cannot list {}", dir.display()));
             }
         };
-        let mut newest = None;
+        let mut written = Vec::new();
         for entry in entries {
             let name = entry?.file_name();
             let generation = name.to_str().and_then(generation_of_sidecar);
             if let Some(generation) = generation.filter(|&g| self.checkpoint(g).is_file()) {
-                newest = newest.max(Some(generation));
+                written.push(generation);
             }
         }
-        Ok(newest)
+        Ok(written)
     }
 
     /// Every checkpoint with weights and sidecar in place, by generation, read as checkpoints

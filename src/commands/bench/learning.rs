@@ -12,7 +12,7 @@ use clap::Args as ClapArgs;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use train::{Limit, RunConfig, RunDir};
+use train::{Limit, Role, RunConfig, RunDir};
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -167,7 +167,7 @@ fn learn<G: CliGame>(
         }
         create_run(run, text)?;
         let (cpu, wall) = (cpu_seconds(), Instant::now());
-        let summary = train::train::<G>(run, config, Limit::Minutes(minutes))
+        let summary = train::train::<G>(run, config, Limit::Minutes(minutes), Role::Whole)
             .with_context(|| format!("training run {}", run.root().display()))?;
         export_bot::<G>(run, config)?;
         Some(Training {

@@ -1,4 +1,6 @@
-//! `ghast train`: self-play threads, the shard writer and the trainer in one process.
+//! `ghast train`: self-play threads, the shard writer and the trainer in one process; or, for
+//! runs on many machines, self-play (`ghast selfplay`) and trainer (`ghast learn`) in
+//! processes of their own that meet in a shared store (see [`RunStore`]).
 //!
 //! Everything a later process needs lives in the run folder (see [`crate::RunDir`]): the
 //! replay shards, the journal of games not yet in a shard, and the checkpoints, whose
@@ -9,6 +11,7 @@
 mod matches;
 mod progress;
 mod shared;
+mod sync;
 mod trainer_loop;
 mod workers;
 mod writer;
@@ -17,18 +20,19 @@ pub use progress::Limit;
 
 use crate::journal::Journal;
 use crate::metrics::Metrics;
-use crate::{RunConfig, RunDir, Trainer};
+use crate::{RunConfig, RunDir, RunStore, Trainer};
 use anyhow::{Context, Result};
 use game::Planes;
 use nn::{NetConfig, Network};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use replay::{LocalDirStore, ShardOrigin};
+use replay::{LocalDirStore, ShardOrigin, ShardStore, Window, open_store};
 use shared::Shared;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::Duration;
-use trainer_loop::{TrainerLoop, save_checkpoint};
+use sync::Publisher;
+use trainer_loop::{LOCAL_REFRESH, REMOTE_REFRESH, TrainerLoop, save_checkpoint};
 use writer::{ShardMerging, ShardWriter};
 
 /// Where a run stood when it stopped.
@@ -40,66 +44,123 @@ pub struct RunSummary {
     pub games: u64,
 }
 
-/// Trains in `run` (created and holding its config) until `limit`, resuming from whatever the
-/// folder already holds.
+/// What this process does of a run.
+#[derive(Clone, Copy)]
+pub enum Role<'a> {
+    /// Self-play, the shard writer and the trainer in one process over the run folder
+    /// (`ghast train`).
+    Whole,
+    /// Self-play only (`ghast selfplay`): plays the generation the learner published in the
+    /// store and sends its games there, keeping them in the run folder's journal until they
+    /// are stored.
+    SelfPlay(&'a RunStore),
+    /// The trainer only (`ghast learn`): trains on the store's shards, keeps checkpoints in
+    /// the run folder and publishes each new `latest` generation to the store.
+    Learner(&'a RunStore),
+}
+
+/// Runs `role` of the run in `run` (created and holding its config) until `limit`, resuming
+/// from whatever the folder already holds.
 pub fn train<G: Planes>(
     run: &RunDir,
     config: &RunConfig<G::Options>,
     limit: Limit,
+    role: Role,
 ) -> Result<RunSummary> {
-    let workers = config.selfplay.workers.max(1);
+    let (plays, trains) = match role {
+        Role::Whole => (true, true),
+        Role::SelfPlay(_) => (true, false),
+        Role::Learner(_) => (false, true),
+    };
+    let workers = if plays {
+        config.selfplay.workers.max(1)
+    } else {
+        0
+    };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     // Self-play threads and the trainer each run libtorch; intra-op threads beyond the cores
     // left over would only fight them.
-    nn::set_intra_op_threads((cores / (workers + 1)).max(1));
+    nn::set_intra_op_threads((cores / (workers + usize::from(trains))).max(1));
 
-    let device = tch::Device::cuda_if_available();
-    let (trainer, generation, step) = start_trainer::<G>(run, config, device)?;
-    let (journal, recovered) = Journal::open(&run.journal())?;
-    if !recovered.is_empty() {
-        tracing::info!(
-            "recovered {} finished games from the journal",
-            recovered.len()
-        );
-    }
+    // `ghast train` writes as 0; each self-play process draws an id of its own once and keeps
+    // it in its folder, so its shards never collide with another's (see `RunDir::writer_id`).
+    let writer_id = match role {
+        Role::SelfPlay(_) => run.writer_id()?,
+        _ => 0,
+    };
     let origin = ShardOrigin {
         game: G::NAME.to_owned(),
         options_json: serde_json::to_string(&config.game)?,
     };
-    let writer = ShardWriter::new(
-        LocalDirStore::open(run.shards())?,
-        journal,
-        recovered,
-        config.run.games_per_shard,
-        origin.clone(),
-        0,
-        (config.run.merged_shard_positions > 0).then(|| ShardMerging {
-            intent: run.merge_intent(),
-            target_positions: config.run.merged_shard_positions,
-        }),
-    );
-    let shared = Shared::new(Metrics::open(&run.tensorboard()), generation, step);
-    let trainer_loop = TrainerLoop {
-        run,
-        trainer,
-        window: config.window,
-        origin,
-        generation,
-        step,
-        publish: !config.evaluation.gating,
-        retention: config.run.clone(),
+    let (trainer_loop, generation, step) = if trains {
+        let device = tch::Device::cuda_if_available();
+        let (trainer, generation, step) = start_trainer::<G>(run, config, device)?;
+        let (shards, refresh_every) = match role {
+            Role::Learner(store) => (open_store(&store.shards())?, REMOTE_REFRESH),
+            _ => (local_shards(run)?, LOCAL_REFRESH),
+        };
+        let trainer_loop = TrainerLoop {
+            run,
+            trainer,
+            window: Window::new(shards, config.window, origin.clone()),
+            refresh_every,
+            count_positions: !plays,
+            generation,
+            step,
+            publish: !config.evaluation.gating,
+            retention: config.run.clone(),
+        };
+        (Some(trainer_loop), generation, step)
+    } else {
+        let Role::SelfPlay(store) = role else {
+            unreachable!("only self-play does not train")
+        };
+        (None, sync::first_model(store, run)?, 0)
     };
+    let writer = if plays {
+        let (journal, recovered) = Journal::open(&run.journal())?;
+        if !recovered.is_empty() {
+            tracing::info!(
+                "recovered {} finished games from the journal",
+                recovered.len()
+            );
+        }
+        let (shards, merging) = match role {
+            Role::SelfPlay(store) => (open_store(&store.shards())?, None),
+            _ => (
+                local_shards(run)?,
+                (config.run.merged_shard_positions > 0).then(|| ShardMerging {
+                    intent: run.merge_intent(),
+                    target_positions: config.run.merged_shard_positions,
+                }),
+            ),
+        };
+        Some(ShardWriter::new(
+            shards,
+            journal,
+            recovered,
+            config.run.games_per_shard,
+            origin,
+            writer_id,
+            merging,
+        ))
+    } else {
+        None
+    };
+    // Seeds differ per worker, per process and per resume, so no two threads anywhere play
+    // the same games.
+    let seed_base = config.run.seed ^ step ^ (u64::from(writer_id) << 40);
+    let shared = Shared::new(Metrics::open(&run.tensorboard()), generation, step);
 
     let mut progress = progress::Progress::new(limit);
     std::thread::scope(|scope| -> Result<()> {
         let (sender, receiver) = mpsc::channel();
         let shared = &shared;
-        let writer = scope.spawn(move || writer.run(receiver, shared));
+        let writer = writer.map(|writer| scope.spawn(move || writer.run(receiver, shared)));
         let self_play: Vec<_> = (0..workers)
             .map(|index| {
                 let sender = sender.clone();
-                // Seeds differ per worker and per resume, so a resumed run plays new games.
-                let seed = config.run.seed ^ ((index as u64) << 32) ^ step;
+                let seed = seed_base ^ ((index as u64) << 32);
                 scope.spawn(move || {
                     workers::run_worker::<G>(
                         run,
@@ -113,15 +174,30 @@ pub fn train<G: Planes>(
             })
             .collect();
         drop(sender);
-        let trainer = scope.spawn(move || trainer_loop.run(shared));
+        let trainer = trainer_loop.map(|trainer| scope.spawn(move || trainer.run(shared)));
         let evaluation = &config.evaluation;
-        let matches = (evaluation.every_generations > 0 || evaluation.gating).then(|| {
-            scope.spawn(move || matches::run_matches::<G>(run, evaluation, &config.game, shared))
-        });
+        let matches =
+            (trains && (evaluation.every_generations > 0 || evaluation.gating)).then(|| {
+                scope
+                    .spawn(move || matches::run_matches::<G>(run, evaluation, &config.game, shared))
+            });
+        let pull = match role {
+            Role::SelfPlay(store) => {
+                Some(scope.spawn(move || sync::pull_models(store, run, shared)))
+            }
+            _ => None,
+        };
+        let publish = match role {
+            Role::Learner(store) => {
+                let publisher = Publisher::new(store, run);
+                Some(scope.spawn(move || publisher.run(shared)))
+            }
+            _ => None,
+        };
 
         while !progress.update(shared)
             && !self_play.iter().any(|w| w.is_finished())
-            && !trainer.is_finished()
+            && !trainer.as_ref().is_some_and(|t| t.is_finished())
         {
             std::thread::sleep(Duration::from_millis(250));
         }
@@ -130,11 +206,29 @@ pub fn train<G: Planes>(
         for handle in self_play {
             result = result.and(handle.join().expect("a self-play thread panicked"));
         }
-        result = result.and(writer.join().expect("the shard writer panicked"));
+        if let Some(writer) = writer {
+            result = result.and(writer.join().expect("the shard writer panicked"));
+        }
         if let Some(matches) = matches {
             result = result.and(matches.join().expect("the evaluation thread panicked"));
         }
-        result.and(trainer.join().expect("the trainer panicked"))
+        if let Some(trainer) = trainer {
+            result = result.and(trainer.join().expect("the trainer panicked"));
+        }
+        if let Some(pull) = pull {
+            result = result.and(pull.join().expect("the model download panicked"));
+        }
+        if let Some(publish) = publish {
+            // The last generation, and the evaluation's last verdict, reach the store too.
+            let mut publisher = publish.join().expect("the model upload panicked");
+            if let Err(error) = publisher.publish_latest() {
+                tracing::warn!(
+                    "the newest generation is not in the store ({error:#}); `ghast learn \
+                     --resume` publishes it"
+                );
+            }
+        }
+        result
     })?;
     progress.finish();
     Ok(RunSummary {
@@ -142,6 +236,11 @@ pub fn train<G: Planes>(
         steps: shared.steps.load(Ordering::Relaxed),
         games: shared.games.load(Ordering::Relaxed),
     })
+}
+
+/// The run folder's own replay store.
+fn local_shards(run: &RunDir) -> Result<Box<dyn ShardStore>> {
+    Ok(Box::new(LocalDirStore::open(run.shards())?))
 }
 
 /// The trainer on the newest checkpoint, or on a fresh network written as generation 0.

@@ -6,21 +6,26 @@ use crate::{RunDir, RunLimits, Trainer};
 use anyhow::Result;
 use game::Planes;
 use nn::checkpoint::Provenance;
-use replay::{LocalDirStore, ShardOrigin, Window, WindowConfig};
+use replay::{ShardStore, Window};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-/// How often the trainer looks for new shards.
-const REFRESH_INTERVAL: Duration = Duration::from_secs(1);
+/// How often the trainer looks for new shards in the run folder...
+pub const LOCAL_REFRESH: Duration = Duration::from_secs(1);
+/// ...and in a shared store, where a listing is a request (or several) over the network.
+pub const REMOTE_REFRESH: Duration = Duration::from_secs(5);
 /// Loss curves are written every this many steps.
 const LOG_EVERY: u64 = 10;
 
 pub struct TrainerLoop<'a, G: Planes> {
     pub run: &'a RunDir,
     pub trainer: Trainer<G>,
-    pub window: WindowConfig,
-    /// The game and options of this run, which every shard it trains on must carry.
-    pub origin: ShardOrigin,
+    /// The newest games of the replay store, read as the run's own.
+    pub window: Window<Box<dyn ShardStore>>,
+    pub refresh_every: Duration,
+    /// Whether the positions in the store are the run's position count (no self-play in this
+    /// process counts them).
+    pub count_positions: bool,
     pub generation: u64,
     pub step: u64,
     /// Whether a new generation goes to the workers at once; with gating the evaluation
@@ -32,27 +37,43 @@ pub struct TrainerLoop<'a, G: Planes> {
 
 impl<G: Planes> TrainerLoop<'_, G> {
     pub fn run(mut self, shared: &Shared) -> Result<()> {
-        let mut window = Window::new(
-            LocalDirStore::open(self.run.shards())?,
-            self.window,
-            self.origin.clone(),
-        );
-        window.refresh()?;
+        self.window.refresh()?;
         let mut last_refresh = Instant::now();
+        let mut failing = false;
         let mut saved_step = self.step;
         let batch = self.trainer.config().batch_size as u64;
         let steps_per_generation = self.trainer.config().steps_per_generation.max(1);
         while !shared.stopping() {
-            if last_refresh.elapsed() >= REFRESH_INTERVAL {
-                window.refresh()?;
+            if last_refresh.elapsed() >= self.refresh_every {
                 last_refresh = Instant::now();
+                // A store that is down for a while only delays new games: train on the window
+                // as it stands and try again.
+                match self.window.refresh() {
+                    Ok(()) if failing => {
+                        tracing::info!("the replay store answers again");
+                        failing = false;
+                    }
+                    Ok(()) => {}
+                    Err(error) if !failing => {
+                        tracing::warn!(
+                            "cannot list new games, training on those already read: {error}"
+                        );
+                        failing = true;
+                    }
+                    Err(_) => {}
+                }
+                if self.count_positions {
+                    shared
+                        .positions
+                        .store(self.window.total_positions(), Ordering::Relaxed);
+                }
             }
-            let produced = window.total_positions();
+            let produced = self.window.total_positions();
             if !self.trainer.config().may_train(self.step * batch, produced) {
                 std::thread::sleep(Duration::from_millis(50));
                 continue;
             }
-            let Some(losses) = self.trainer.step(&window, self.step) else {
+            let Some(losses) = self.trainer.step(&self.window, self.step) else {
                 std::thread::sleep(Duration::from_millis(50));
                 continue;
             };
@@ -72,7 +93,7 @@ impl<G: Planes> TrainerLoop<'_, G> {
                         ("train/learning_rate", learning_rate),
                         (
                             "train/window_positions",
-                            window.len(replay::Targets::Any) as f64,
+                            self.window.len(replay::Targets::Any) as f64,
                         ),
                         (
                             "train/samples_per_position",

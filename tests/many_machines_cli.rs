@@ -1,0 +1,292 @@
+//! A run on many machines, on one: `ghast learn` and two `ghast selfplay` processes meeting in
+//! a real S3 server (Garage on loopback). They produce generations; the learner is killed and
+//! resumed; the store goes away and comes back; a self-play process killed while the store is
+//! down loses no finished game.
+
+use loopback_s3::LoopbackS3;
+use replay::{ObjectShardStore, ShardStore};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
+use std::time::{Duration, Instant};
+
+const STORE: &str = "runs/many";
+
+struct Cluster {
+    server: LoopbackS3,
+    dir: tempfile::TempDir,
+}
+
+impl Cluster {
+    /// Starts `ghast ARGS` against the server, its output in `DIR/LOG.log`.
+    fn spawn(&self, log: &str, args: &[&str]) -> Process {
+        let log = fs::File::create(self.dir.path().join(format!("{log}.log"))).unwrap();
+        let child = Command::new(env!("CARGO_BIN_EXE_ghast"))
+            .current_dir(self.dir.path())
+            .args(args)
+            .envs(self.server.env())
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        Process(child)
+    }
+
+    fn log(&self, log: &str) -> String {
+        fs::read_to_string(self.dir.path().join(format!("{log}.log"))).unwrap_or_default()
+    }
+
+    fn path(&self, relative: &str) -> PathBuf {
+        self.dir.path().join(relative)
+    }
+
+    fn selfplay(&self, name: &str, minutes: &str) -> Process {
+        let url = self.server.url(STORE);
+        self.spawn(
+            name,
+            &[
+                "selfplay",
+                "--store",
+                &url,
+                "--run",
+                name,
+                "--minutes",
+                minutes,
+            ],
+        )
+    }
+
+    fn shards(&self) -> ObjectShardStore {
+        let url = self.server.url(&format!("{STORE}/shards"));
+        ObjectShardStore::open_with(&url, self.server.env()).unwrap()
+    }
+
+    /// Games in the store written by the self-play process in folder `name`.
+    fn stored_games(&self, name: &str) -> usize {
+        let writer: u32 = fs::read_to_string(self.path(&format!("{name}/writer-id")))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        let shards = self.shards();
+        shards
+            .list()
+            .unwrap()
+            .iter()
+            .filter(|shard| shard.worker == writer)
+            .map(|shard| shards.read_shard(shard).unwrap().records.len())
+            .sum()
+    }
+
+    fn latest_in_store(&self) -> Option<u64> {
+        let url = self.server.url(STORE);
+        let bucket = storage::Bucket::open_with(&url, self.server.env()).unwrap();
+        let text = bucket.get_if_present("models/latest").unwrap()?;
+        Some(String::from_utf8(text).unwrap().trim().parse().unwrap())
+    }
+}
+
+/// A `ghast` process, killed if the test fails before it ends.
+struct Process(Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Waits for `process` to exit, within `limit`; its log on failure.
+fn finish(cluster: &Cluster, process: &mut Process, log: &str, limit: Duration) {
+    let child = &mut process.0;
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "{log} failed:\n{}", cluster.log(log));
+            return;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!(
+                "{log} did not finish within {limit:?}:\n{}",
+                cluster.log(log)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Waits until `done`, within `limit`; the log of process `log` on failure.
+fn wait_for(
+    cluster: &Cluster,
+    what: &str,
+    log: &str,
+    limit: Duration,
+    mut done: impl FnMut() -> bool,
+) {
+    let deadline = Instant::now() + limit;
+    while !done() {
+        assert!(
+            Instant::now() < deadline,
+            "{what} did not happen within {limit:?}; {log}:\n{}",
+            cluster.log(log)
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn newest_generation(models: &Path) -> u64 {
+    fs::read_dir(models)
+        .unwrap()
+        .filter_map(|entry| {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            name.strip_prefix("gen-")?
+                .strip_suffix(".json")?
+                .parse()
+                .ok()
+        })
+        .max()
+        .unwrap()
+}
+
+/// The generation the learner's `latest` pointer names (with gating, the last one accepted).
+fn local_latest(cluster: &Cluster) -> u64 {
+    fs::read_to_string(cluster.path("learner/models/latest"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+fn kill(process: &mut Process) {
+    process.0.kill().unwrap();
+    process.0.wait().unwrap();
+}
+
+#[test]
+fn a_learner_and_two_selfplay_processes_train_through_a_real_s3_server() {
+    let mut cluster = Cluster {
+        server: LoopbackS3::start(),
+        dir: tempfile::tempdir().unwrap(),
+    };
+    let config = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/configs/tiny.toml"))
+        .unwrap()
+        .replace("games_per_shard = 4", "games_per_shard = 32");
+    fs::write(cluster.path("tiny.toml"), config).unwrap();
+    let url = cluster.server.url(STORE);
+
+    // Self-play first: it waits for the learner to put the run in the store.
+    let mut first = cluster.selfplay("first", "10");
+    // Kept alive to the end, when dropping it kills it.
+    let _second = cluster.selfplay("second", "10");
+    let learn = |extra: &[&str]| {
+        let mut args = vec!["learn", "--store", &url, "--run", "learner"];
+        args.extend_from_slice(extra);
+        cluster.spawn("learner", &args)
+    };
+    let mut learner = learn(&["--config", "tiny.toml", "--generations", "3"]);
+    finish(&cluster, &mut learner, "learner", Duration::from_secs(180));
+    let published = cluster.latest_in_store();
+    assert_eq!(
+        published,
+        Some(local_latest(&cluster)),
+        "{}",
+        cluster.log("learner")
+    );
+    assert!(
+        published > Some(0),
+        "gating accepts every generation in tiny.toml"
+    );
+    for name in ["first", "second"] {
+        assert!(
+            cluster.stored_games(name) > 0,
+            "{name}:\n{}",
+            cluster.log(name)
+        );
+    }
+
+    // The learner killed mid-run resumes from its newest checkpoint and publishes on.
+    let mut learner = learn(&["--resume", "--generations", "1000"]);
+    wait_for(
+        &cluster,
+        "generation 5",
+        "learner",
+        Duration::from_secs(120),
+        || newest_generation(&cluster.path("learner/models")) >= 5,
+    );
+    kill(&mut learner);
+    let newest = newest_generation(&cluster.path("learner/models"));
+    let target = (newest + 2).to_string();
+    let mut learner = learn(&["--resume", "--generations", &target]);
+    finish(&cluster, &mut learner, "learner", Duration::from_secs(120));
+    let log = cluster.log("learner");
+    assert!(
+        log.contains(&format!("resuming at generation {newest}")),
+        "{log}"
+    );
+    let published = local_latest(&cluster);
+    assert!(published > newest, "{log}");
+    assert_eq!(cluster.latest_in_store(), Some(published));
+    wait_for(
+        &cluster,
+        "self-play to download the newest generation",
+        "second",
+        Duration::from_secs(30),
+        || {
+            fs::read_to_string(cluster.path("second/models/latest"))
+                .is_ok_and(|text| text.trim() == published.to_string())
+        },
+    );
+
+    // The store goes away; self-play keeps playing into its journal, and one process is
+    // killed meanwhile.
+    cluster.server.stop();
+    for name in ["first", "second"] {
+        wait_for(
+            &cluster,
+            "self-play to notice the outage",
+            name,
+            Duration::from_secs(60),
+            || cluster.log(name).contains("cannot store a shard"),
+        );
+    }
+    kill(&mut first);
+    cluster.server.resume();
+    wait_for(
+        &cluster,
+        "self-play to store again",
+        "second",
+        Duration::from_secs(90),
+        || {
+            cluster
+                .log("second")
+                .contains("the replay store works again")
+        },
+    );
+    let stored_before = cluster.stored_games("first");
+    let mut restarted = cluster.selfplay("first", "0.1");
+    finish(&cluster, &mut restarted, "first", Duration::from_secs(120));
+    let log = cluster.log("first");
+    let recovered = number_before(&log, " finished games from the journal");
+    let played = number_before(&log, " games with generation");
+    assert!(
+        recovered > 0,
+        "the outage left games in the journal:\n{log}"
+    );
+    assert_eq!(
+        cluster.stored_games("first"),
+        stored_before + recovered + played,
+        "every game finished before the kill, and since, is in the store:\n{log}"
+    );
+    assert!(!log.contains("could not be stored yet"), "{log}");
+}
+
+/// The number just before `suffix` in the last line of `log` that holds it.
+fn number_before(log: &str, suffix: &str) -> usize {
+    let line = log
+        .lines()
+        .rfind(|line| line.contains(suffix))
+        .unwrap_or_else(|| panic!("no line with {suffix:?} in:\n{log}"));
+    let head = &line[..line.find(suffix).unwrap()];
+    head.rsplit(' ').next().unwrap().parse().unwrap()
+}
