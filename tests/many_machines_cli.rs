@@ -268,7 +268,7 @@ fn a_learner_and_two_selfplay_processes_train_through_a_real_s3_server() {
     finish(&cluster, &mut restarted, "first", Duration::from_secs(120));
     let log = cluster.log("first");
     let recovered = number_before(&log, " finished games from the journal");
-    let played = number_before(&log, " games with generation");
+    let played = number_before(&log, " games (");
     assert!(
         recovered > 0,
         "the outage left games in the journal:\n{log}"
@@ -288,5 +288,117 @@ fn number_before(log: &str, suffix: &str) -> usize {
         .rfind(|line| line.contains(suffix))
         .unwrap_or_else(|| panic!("no line with {suffix:?} in:\n{log}"));
     let head = &line[..line.find(suffix).unwrap()];
-    head.rsplit(' ').next().unwrap().parse().unwrap()
+    let number = head.rsplit(' ').next().unwrap().trim_start_matches('(');
+    number.parse().unwrap()
+}
+
+/// Self-play throughput into a local folder and into S3 (Garage on loopback), one process
+/// pinned to one core on a fixed generation; then one and two processes beside a learner. A
+/// measurement, not a check: its figures are in BENCHMARKS.md.
+///
+/// `scripts/test.sh --release --test many_machines_cli -- --ignored --nocapture`
+#[test]
+#[ignore = "a 7-minute measurement; see BENCHMARKS.md"]
+fn measure_self_play_throughput_by_store_and_process_count() {
+    let cluster = Cluster {
+        server: LoopbackS3::start(),
+        dir: tempfile::tempdir().unwrap(),
+    };
+    let config =
+        fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/configs/small.toml")).unwrap();
+    fs::write(cluster.path("small.toml"), config).unwrap();
+    let folder = cluster.path("folder-store");
+    let folder = folder.to_str().unwrap();
+    let s3 = cluster.server.url(STORE);
+    // Generation 0 in both stores, for self-play alone.
+    for (name, store) in [("fixed-folder", folder), ("fixed-s3", s3.as_str())] {
+        let args = [
+            "learn",
+            "--store",
+            store,
+            "--config",
+            "small.toml",
+            "--run",
+            name,
+            "--generations",
+            "0",
+        ];
+        finish(
+            &cluster,
+            &mut cluster.spawn(name, &args),
+            name,
+            Duration::from_secs(60),
+        );
+    }
+    let seconds = 90.0;
+    let minutes = (seconds / 60.0).to_string();
+    let selfplay = |name: &str, store: &str, core: &str| {
+        let args = [
+            "-c",
+            core,
+            env!("CARGO_BIN_EXE_ghast"),
+            "selfplay",
+            "--store",
+            store,
+            "--run",
+            name,
+            "--minutes",
+            &minutes,
+        ];
+        let log = fs::File::create(cluster.path(&format!("{name}.log"))).unwrap();
+        let child = Command::new("taskset")
+            .current_dir(cluster.path(""))
+            .args(args)
+            .envs(cluster.server.env())
+            .env("OMP_NUM_THREADS", "1")
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        Process(child)
+    };
+    let rate = |name: &str| {
+        let log = cluster.log(name);
+        number_before(&log, " positions)") as f64 / seconds
+    };
+    for (name, store) in [("alone-folder", folder), ("alone-s3", s3.as_str())] {
+        let mut process = selfplay(name, store, "0");
+        finish(&cluster, &mut process, name, Duration::from_secs(300));
+        println!("{name}: {:.0} positions/s", rate(name));
+    }
+    for count in [1, 2] {
+        let learner_run = format!("learner-{count}");
+        let store = cluster.server.url(&format!("beside-{count}"));
+        let args = [
+            "learn",
+            "--store",
+            &store,
+            "--config",
+            "small.toml",
+            "--run",
+            &learner_run,
+            "--minutes",
+            &minutes,
+        ];
+        let mut learner = cluster.spawn(&learner_run, &args);
+        let names: Vec<String> = (0..count).map(|i| format!("beside-{count}-{i}")).collect();
+        let mut processes: Vec<Process> = names
+            .iter()
+            .map(|name| selfplay(name, &store, "0,1"))
+            .collect();
+        for (process, name) in processes.iter_mut().zip(&names) {
+            finish(&cluster, process, name, Duration::from_secs(300));
+        }
+        finish(
+            &cluster,
+            &mut learner,
+            &learner_run,
+            Duration::from_secs(300),
+        );
+        let total: f64 = names.iter().map(|name| rate(name)).sum();
+        let steps = number_before(&cluster.log(&learner_run), " training steps");
+        println!(
+            "{count} self-play beside a learner: {total:.0} positions/s, learner {steps} steps"
+        );
+    }
 }

@@ -363,3 +363,44 @@ fn a_ghodak_config_trains_and_exports_a_ghodak_bot() {
         "[game] name `chess` is not a game",
     );
 }
+
+/// With `inference = "server"`, the self-play threads share one network whose server merges
+/// their batches; the run trains and follows new generations as with copies per thread.
+#[test]
+fn self_play_threads_can_share_one_network_through_an_inference_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let config =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/tiny.toml"))
+            .unwrap()
+            .replace(
+                "[selfplay]\n",
+                "[selfplay]\nworkers = 3\ninference = \"server\"\n",
+            );
+    let path = dir.path().join("server.toml");
+    std::fs::write(&path, config).unwrap();
+    let run = dir.path().join("run");
+    let output = ghast()
+        .args(["train", "--generations", "3", "--config"])
+        .arg(&path)
+        .arg("--run")
+        .arg(&run)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("share one network through an inference server"),
+        "{stderr}"
+    );
+    let merged: f64 = stderr
+        .split("the inference server ran ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|number| number.parse().ok())
+        .unwrap_or_else(|| panic!("no batch figure in {stderr}"));
+    assert!(
+        merged > 16.0,
+        "three threads of 16 games: {merged} positions per pass"
+    );
+    assert!(!files(&run.join("models"), "gen-0003").is_empty());
+}

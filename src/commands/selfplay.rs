@@ -104,8 +104,9 @@ impl GameWork for SelfplayGame<'_> {
         let summary = train::train::<G>(self.run, &config, limit, Role::SelfPlay(self.store))
             .with_context(|| format!("self-play in {}", self.run.root().display()))?;
         println!(
-            "stopped after {} games with generation {}; games not yet stored stay in {}",
+            "stopped after {} games ({} positions) with generation {}; games not yet stored stay in {}",
             summary.games,
+            summary.positions,
             summary.generation,
             self.run.journal().display()
         );

@@ -148,10 +148,17 @@ impl<G: Planes> NetEvaluator<G> {
     /// Evaluates positions of one grid in one forward pass of `rows` rows.
     fn run(&mut self, positions: &[&G], rows: usize, out: &mut [Evaluation]) {
         self.host.encode(positions, rows);
+        self.forward(positions.len());
+        write_evaluations(&self.policy, &self.wdl, &self.lead, out);
+    }
+
+    /// Runs the network on the batch in `host`, whose first `used` rows are positions (the
+    /// rest padding), leaving their policies, WDL and leads in the output buffers.
+    fn forward(&mut self, used: usize) {
         let started = Instant::now();
         let inputs = self.host.inputs(self.device, self.kind);
         let output = tch::no_grad(|| self.network.forward_t(&inputs, false));
-        let n = positions.len() as i64;
+        let n = used as i64;
         let policy = output
             .policy_logits
             .narrow(0, 0, n)
@@ -162,19 +169,58 @@ impl<G: Planes> NetEvaluator<G> {
         copy_to_host(&wdl, &mut self.wdl);
         copy_to_host(&lead, &mut self.lead);
         self.network_time += started.elapsed();
+    }
 
-        let num_actions = self.policy.len() / positions.len();
-        let rows = self
-            .policy
-            .chunks_exact(num_actions)
-            .zip(self.wdl.chunks_exact(3))
-            .zip(&self.lead);
-        for (evaluation, ((policy, wdl), &lead)) in out.iter_mut().zip(rows) {
-            evaluation.policy.clear();
-            evaluation.policy.extend_from_slice(policy);
-            evaluation.value = wdl[0] - wdl[2];
-            evaluation.lead = lead;
+    /// Runs the merged batches of `parts` (each a batch and its used rows) in forward passes
+    /// of at most `max_batch` rows, calling `done` with each part's index and its slices of
+    /// the policies, WDL and leads: the inference server's half of the work. Returns the
+    /// number of forward passes.
+    pub(crate) fn forward_parts(
+        &mut self,
+        parts: &[(&HostBatch, usize)],
+        mut done: impl FnMut(usize, &[f32], &[f32], &[f32]),
+    ) -> usize {
+        let max = *self.buckets.last().expect("at least one bucket");
+        let mut passes = 0;
+        let mut start = 0;
+        while start < parts.len() {
+            let (shape, num_actions) = parts[start].0.layout().expect("an encoded batch");
+            self.host.clear(shape, num_actions);
+            let mut end = start;
+            while end < parts.len()
+                && (end == start || self.host.rows() + parts[end].1 <= max)
+                && parts[end].0.layout() == Some((shape, num_actions))
+            {
+                self.host.append(parts[end].0, parts[end].1);
+                end += 1;
+            }
+            let used = self.host.rows();
+            let rows = self.bucket_for(used.min(max)).max(used);
+            self.host.pad_to(rows);
+            self.forward(used);
+            passes += 1;
+            let mut row = 0;
+            for (index, &(_, part_rows)) in parts.iter().enumerate().take(end).skip(start) {
+                let range = row..row + part_rows;
+                done(
+                    index,
+                    &self.policy[range.start * num_actions..range.end * num_actions],
+                    &self.wdl[range.start * 3..range.end * 3],
+                    &self.lead[range.clone()],
+                );
+                row = range.end;
+            }
+            start = end;
         }
+        passes
+    }
+
+    /// Swaps in new weights of the same architecture, moved to this evaluator's device and
+    /// precision.
+    pub fn replace_network(&mut self, mut network: Network) {
+        network.to(self.device, self.kind);
+        network.fold_batch_norm();
+        self.network = network;
     }
 
     fn bucket_for(&self, len: usize) -> usize {
@@ -229,6 +275,21 @@ fn buckets(max_batch: usize, device: Device) -> Vec<usize> {
 
 /// See [`buckets`].
 const CPU_BUCKET_STEP: usize = 8;
+
+/// Fills `out` from one row per evaluation of softmaxed policies, WDL probabilities and leads.
+pub(crate) fn write_evaluations(policy: &[f32], wdl: &[f32], lead: &[f32], out: &mut [Evaluation]) {
+    let num_actions = policy.len() / lead.len().max(1);
+    let rows = policy
+        .chunks_exact(num_actions.max(1))
+        .zip(wdl.chunks_exact(3))
+        .zip(lead);
+    for (evaluation, ((policy, wdl), &lead)) in out.iter_mut().zip(rows) {
+        evaluation.policy.clear();
+        evaluation.policy.extend_from_slice(policy);
+        evaluation.value = wdl[0] - wdl[2];
+        evaluation.lead = lead;
+    }
+}
 
 /// Copies a float tensor into `buffer` (resized, allocation kept).
 fn copy_to_host(tensor: &tch::Tensor, buffer: &mut Vec<f32>) {

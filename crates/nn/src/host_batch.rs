@@ -60,6 +60,60 @@ impl HostBatch {
         self.num_actions = num_actions;
     }
 
+    /// Empties the batch for rows of `shape` with `num_actions` actions, to be filled with
+    /// [`HostBatch::append`] (allocations kept).
+    pub fn clear(&mut self, shape: PlaneShape, num_actions: usize) {
+        self.planes.clear();
+        self.board_mask.clear();
+        self.legal.clear();
+        self.rows = 0;
+        self.shape = Some(shape);
+        self.num_actions = num_actions;
+    }
+
+    /// Appends the first `used` rows of `other`, which holds rows of the same shape: how an
+    /// inference server merges the batches of many search threads into one.
+    pub fn append(&mut self, other: &HostBatch, used: usize) {
+        let shape = other.shape.expect("append an encoded batch");
+        assert_eq!(Some(shape), self.shape, "one batch holds one board size");
+        assert_eq!(
+            other.num_actions, self.num_actions,
+            "one batch holds one board size"
+        );
+        assert!(
+            used <= other.rows,
+            "{used} rows of a {}-row batch",
+            other.rows
+        );
+        self.planes
+            .extend_from_slice(&other.planes[..used * shape.len()]);
+        self.board_mask
+            .extend_from_slice(&other.board_mask[..used * shape.cells()]);
+        self.legal
+            .extend_from_slice(&other.legal[..used * self.num_actions]);
+        self.rows += used;
+    }
+
+    /// Pads the batch with empty rows (no board, no legal actions) to `rows` rows.
+    pub fn pad_to(&mut self, rows: usize) {
+        let shape = self.shape.expect("pad an encoded batch");
+        assert!(rows >= self.rows, "cannot pad {} rows to {rows}", self.rows);
+        self.planes.resize(rows * shape.len(), 0.0);
+        self.board_mask.resize(rows * shape.cells(), 0.0);
+        self.legal.resize(rows * self.num_actions, false);
+        self.rows = rows;
+    }
+
+    /// Rows in the batch, padding included.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// The board shape and action count of the rows, once encoded.
+    pub fn layout(&self) -> Option<(PlaneShape, usize)> {
+        self.shape.map(|shape| (shape, self.num_actions))
+    }
+
     /// The encoded batch as tensors on `device`, floats in `kind`.
     pub fn inputs(&self, device: Device, kind: Kind) -> Inputs {
         let shape = self.shape.expect("encode a batch before reading it");

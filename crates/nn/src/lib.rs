@@ -12,6 +12,7 @@ mod evaluator;
 mod host_batch;
 mod losses;
 mod model;
+mod server;
 mod tensors;
 
 pub use config::{NetConfig, NetSize, Preset};
@@ -20,4 +21,5 @@ pub use evaluator::{EvaluatorSettings, NetEvaluator, set_intra_op_threads};
 pub use host_batch::HostBatch;
 pub use losses::{LossValues, LossWeights, Losses, Targets, losses};
 pub use model::{ILLEGAL_LOGIT, Network};
+pub use server::{InferenceServer, ServerClient};
 pub use tensors::{Inputs, Output};

@@ -5,8 +5,11 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SelfplayConfig {
-    /// Worker threads, each with its own games and its own copy of the network.
+    /// Worker threads, each with its own games (and, without an inference server, its own
+    /// copy of the network).
     pub workers: usize,
+    /// How the workers reach the network: see [`Inference`].
+    pub inference: Inference,
     /// Games each worker keeps in flight; their leaves share one network batch.
     pub games_in_flight: usize,
     /// Root visits of a full search, whose visit counts become a policy target.
@@ -27,6 +30,32 @@ pub struct SelfplayConfig {
     pub resign: ResignConfig,
     /// The search itself (root noise applies to full searches only).
     pub search: SearchConfig,
+}
+
+/// How self-play threads reach the network.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Inference {
+    /// An inference server on a GPU; copies per thread on a CPU.
+    #[default]
+    Auto,
+    /// One network on the device, serving every thread's leaves in merged batches while the
+    /// threads search: what a GPU wants, whose throughput grows with the batch.
+    Server,
+    /// A copy of the network in each thread, which evaluates its own batches: no hand-off
+    /// between threads, the faster choice on a CPU.
+    PerThread,
+}
+
+impl Inference {
+    /// Whether to run a server, with a CUDA device present or not.
+    pub fn uses_server(self, cuda: bool) -> bool {
+        match self {
+            Inference::Auto => cuda,
+            Inference::Server => true,
+            Inference::PerThread => false,
+        }
+    }
 }
 
 /// When a side gives up, and how often games are played through anyway to check that
@@ -57,6 +86,7 @@ impl Default for SelfplayConfig {
     fn default() -> Self {
         Self {
             workers: 1,
+            inference: Inference::Auto,
             games_in_flight: 32,
             full_visits: 100,
             cheap_visits: 20,

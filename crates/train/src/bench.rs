@@ -6,7 +6,8 @@
 //! is that day.
 
 use game::Planes;
-use nn::{EvaluatorSettings, NetConfig, NetEvaluator, NetSize, Network};
+use mcts::Evaluator;
+use nn::{EvaluatorSettings, InferenceServer, NetConfig, NetEvaluator, NetSize, Network};
 use selfplay::{SelfplayConfig, Worker};
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -15,10 +16,17 @@ use tch::Device;
 #[derive(Clone, Debug, Serialize)]
 pub struct SelfplayBench {
     pub net: String,
-    /// Self-play threads, each with its games, its network copy and its bare-forward twin.
+    /// Where the network ran: `cpu` or `cuda:N`.
+    pub device: String,
+    /// `per-thread`: each self-play thread with its own network copy, and a thread of bare
+    /// forward passes at its batch size beside each; `server`: all threads sharing one
+    /// inference server, against one thread of bare forward passes at the server's mean batch.
+    pub inference: &'static str,
+    /// Self-play threads.
     pub workers: usize,
     /// Games in flight per worker.
     pub games_in_flight: usize,
+    /// Positions per forward pass (with a server, merged from all threads).
     pub mean_batch: f64,
     pub selfplay_evals_per_sec: f64,
     pub forward_evals_per_sec: f64,
@@ -36,26 +44,61 @@ pub struct SelfplayBench {
     pub peak_memory_mib: Option<f64>,
 }
 
-/// Runs `selfplay.workers` self-play workers of `selfplay` (each on its own thread with its own
-/// fresh `size` net, as `ghast train` runs them, but without its evaluation cache, whose hits
-/// are no network evaluations) on the CPU for `budget`, then as many threads
-/// of bare forward passes of the same net at the workers' batch size (their games in flight).
+/// Runs `selfplay.workers` self-play workers of `selfplay` on a fresh `size` net, as `ghast
+/// train` runs them but without its evaluation cache (whose hits are no network evaluations),
+/// for `budget`; then bare forward passes of the same net at the same batch size. Per thread
+/// (each with its own copy on the CPU, and as many threads of bare passes), or through one
+/// inference server (on the GPU if there is one, and one thread of bare passes at its mean
+/// batch), as `selfplay.inference` says.
 pub fn selfplay<G: Planes>(
     options: &G::Options,
     size: NetSize,
     selfplay: SelfplayConfig,
     budget: Duration,
 ) -> anyhow::Result<SelfplayBench> {
-    let games_in_flight = selfplay.games_in_flight;
     let workers = selfplay.workers.max(1);
     let start = G::new(options);
     let config = NetConfig::sized(size, start.plane_shape().channels, start.policy_layout());
+    let server = selfplay
+        .inference
+        .uses_server(tch::Cuda::is_available())
+        .then(|| {
+            // One network on the best device, room for every thread's games in one pass.
+            let settings = EvaluatorSettings {
+                max_batch: (workers * selfplay.games_in_flight).next_power_of_two(),
+                ..EvaluatorSettings::default()
+            };
+            tch::manual_seed(0);
+            let network = Network::new(config.clone(), Device::Cpu);
+            NetEvaluator::<G>::new(network, options, settings).map(InferenceServer::start)
+        })
+        .transpose()?;
     tch::manual_seed(0);
     let runs = std::thread::scope(|scope| {
         let threads: Vec<_> = (0..workers)
             .map(|seed| {
                 let (config, selfplay) = (config.clone(), selfplay.clone());
-                scope.spawn(move || run_worker::<G>(options, config, selfplay, seed as u64, budget))
+                let client = server.as_ref().map(InferenceServer::client);
+                scope.spawn(move || -> anyhow::Result<WorkerRun> {
+                    let worker = Worker::<G>::new(options.clone(), selfplay.clone(), seed as u64);
+                    match client {
+                        Some(client) => Ok(run_worker(worker, client, budget, |_| Duration::ZERO)),
+                        None => {
+                            let settings = EvaluatorSettings {
+                                max_batch: selfplay.games_in_flight.next_power_of_two(),
+                                ..EvaluatorSettings::on(Device::Cpu)
+                            };
+                            let network = Network::new(config, Device::Cpu);
+                            let evaluator = NetEvaluator::<G>::new(network, options, settings)?;
+                            Ok(run_worker(
+                                worker,
+                                evaluator,
+                                budget,
+                                NetEvaluator::network_time,
+                            ))
+                        }
+                    }
+                })
             })
             .collect();
         threads
@@ -63,30 +106,51 @@ pub fn selfplay<G: Planes>(
             .map(|thread| thread.join().expect("a self-play bench thread panicked"))
             .collect::<anyhow::Result<Vec<WorkerRun>>>()
     })?;
-    let forward_evals_per_sec: f64 = std::thread::scope(|scope| {
-        let threads: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| {
-                    let shape = start.plane_shape();
-                    let forward = nn::bench::bench_forward(
-                        &config,
-                        shape,
-                        Device::Cpu,
-                        &[games_in_flight],
-                        budget,
-                    );
-                    forward.evals_per_sec[&games_in_flight]
-                })
-            })
-            .collect();
-        threads
-            .into_iter()
-            .map(|thread| thread.join().expect("a forward bench thread panicked"))
-            .sum()
-    });
     let elapsed = runs.iter().map(|run| run.elapsed).fold(0.0, f64::max);
     let evaluations: usize = runs.iter().map(|run| run.evaluations).sum();
     let steps: usize = runs.iter().map(|run| run.steps).sum();
+    let shape = start.plane_shape();
+    let (device, mean_batch, forward_evals_per_sec, network_time_fraction) = match &server {
+        Some(server) => {
+            let device = Device::cuda_if_available();
+            let batch = server.mean_batch().round().max(1.0) as usize;
+            let forward = nn::bench::bench_forward(&config, shape, device, &[batch], budget);
+            let busy = server.network_time().as_secs_f64() / elapsed;
+            (
+                device,
+                server.mean_batch(),
+                forward.evals_per_sec[&batch],
+                busy,
+            )
+        }
+        None => {
+            let games_in_flight = selfplay.games_in_flight;
+            let forward: f64 = std::thread::scope(|scope| {
+                let threads: Vec<_> = (0..workers)
+                    .map(|_| {
+                        scope.spawn(|| {
+                            let forward = nn::bench::bench_forward(
+                                &config,
+                                shape,
+                                Device::Cpu,
+                                &[games_in_flight],
+                                budget,
+                            );
+                            forward.evals_per_sec[&games_in_flight]
+                        })
+                    })
+                    .collect();
+                threads
+                    .into_iter()
+                    .map(|thread| thread.join().expect("a forward bench thread panicked"))
+                    .sum()
+            });
+            let busy = runs.iter().map(|run| run.network_seconds).sum::<f64>()
+                / (elapsed * workers as f64);
+            let mean_batch = evaluations as f64 / steps.max(1) as f64;
+            (Device::Cpu, mean_batch, forward, busy)
+        }
+    };
     let game_lengths: Vec<usize> = runs
         .iter()
         .flat_map(|run| run.game_lengths.iter().copied())
@@ -94,14 +158,22 @@ pub fn selfplay<G: Planes>(
     let selfplay_evals_per_sec = evaluations as f64 / elapsed;
     Ok(SelfplayBench {
         net: size.to_string(),
+        device: match device {
+            Device::Cuda(index) => format!("cuda:{index}"),
+            _ => "cpu".into(),
+        },
+        inference: if server.is_some() {
+            "server"
+        } else {
+            "per-thread"
+        },
         workers,
-        games_in_flight,
-        mean_batch: evaluations as f64 / steps.max(1) as f64,
+        games_in_flight: selfplay.games_in_flight,
+        mean_batch,
         selfplay_evals_per_sec,
         forward_evals_per_sec,
         loop_efficiency: selfplay_evals_per_sec / forward_evals_per_sec,
-        network_time_fraction: runs.iter().map(|run| run.network_seconds).sum::<f64>()
-            / (elapsed * workers as f64),
+        network_time_fraction,
         games_finished: game_lengths.len(),
         games_per_sec: game_lengths.len() as f64 / elapsed,
         mean_game_moves: (!game_lengths.is_empty())
@@ -121,39 +193,33 @@ struct WorkerRun {
     game_lengths: Vec<usize>,
 }
 
-fn run_worker<G: Planes>(
-    options: &G::Options,
-    config: NetConfig,
-    selfplay: SelfplayConfig,
-    seed: u64,
+/// Plays with `evaluator` for `budget` after a few warm-up steps; `network_time` reads the
+/// evaluator's own network time where it keeps one.
+fn run_worker<G: Planes, E: Evaluator<G>>(
+    mut worker: Worker<G>,
+    mut evaluator: E,
     budget: Duration,
-) -> anyhow::Result<WorkerRun> {
-    let settings = EvaluatorSettings {
-        max_batch: selfplay.games_in_flight.next_power_of_two(),
-        ..EvaluatorSettings::on(Device::Cpu)
-    };
-    let mut evaluator =
-        NetEvaluator::<G>::new(Network::new(config, Device::Cpu), options, settings)?;
-    let mut worker = Worker::<G>::new(options.clone(), selfplay, seed);
+    network_time: impl Fn(&E) -> Duration,
+) -> WorkerRun {
     let mut finished = Vec::new();
     for _ in 0..3 {
         worker.step(&mut evaluator, &mut finished);
     }
     finished.clear();
     let (mut evaluations, mut steps) = (0usize, 0usize);
-    let network_before = evaluator.network_time();
+    let network_before = network_time(&evaluator);
     let started = Instant::now();
     while started.elapsed() < budget {
         evaluations += worker.step(&mut evaluator, &mut finished).evaluations;
         steps += 1;
     }
-    Ok(WorkerRun {
+    WorkerRun {
         evaluations,
         steps,
         elapsed: started.elapsed().as_secs_f64(),
-        network_seconds: (evaluator.network_time() - network_before).as_secs_f64(),
+        network_seconds: (network_time(&evaluator) - network_before).as_secs_f64(),
         game_lengths: finished.iter().map(|game| game.moves.len()).collect(),
-    })
+    }
 }
 
 fn peak_memory_mib() -> Option<f64> {

@@ -30,10 +30,13 @@ pub struct Args {
     /// Games in flight per worker, and so the batch size, instead of the config's.
     #[arg(long)]
     games_in_flight: Option<usize>,
-    /// Self-play threads, each with its own games and network copy [default: 1, so the figure
-    /// is per core].
+    /// Self-play threads, each with its own games [default: 1, so the figure is per core].
     #[arg(long, default_value_t = 1)]
     workers: usize,
+    /// How the threads reach the network, instead of the config's: `per-thread` (a copy each,
+    /// on the CPU) or `server` (one inference server for all, on the GPU if there is one).
+    #[arg(long, value_parser = ["auto", "server", "per-thread"])]
+    inference: Option<String>,
     /// Visits of every move's search (no playout cap), instead of the config's full and cheap
     /// visits.
     #[arg(long)]
@@ -94,6 +97,13 @@ fn measure<G: GtpGame + Planes>(args: &Args, text: &str) -> anyhow::Result<()> {
         return Err(crate::InputError("--workers 0: expected at least 1".into()).into());
     }
     selfplay.workers = args.workers;
+    if let Some(inference) = &args.inference {
+        selfplay.inference = match inference.as_str() {
+            "server" => selfplay::Inference::Server,
+            "per-thread" => selfplay::Inference::PerThread,
+            _ => selfplay::Inference::Auto,
+        };
+    }
     if let Some(visits) = args.visits {
         if visits == 0 {
             return Err(crate::InputError("--visits 0: expected at least 1".into()).into());
@@ -107,8 +117,10 @@ fn measure<G: GtpGame + Planes>(args: &Args, text: &str) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string(&report)?);
     } else {
         println!(
-            "{} net, {} worker(s) x {} games in flight (mean batch {:.1}): self-play {:.0} evals/s, bare forward {:.0} evals/s, loop efficiency {:.2}; network busy {:.2} of the time; {} games finished ({:.3} games/s, {}); peak memory {}",
+            "{} net on {} ({}), {} worker(s) x {} games in flight (mean batch {:.1}): self-play {:.0} evals/s, bare forward {:.0} evals/s, loop efficiency {:.2}; network busy {:.2} of the time; {} games finished ({:.3} games/s, {}); peak memory {}",
             report.net,
+            report.device,
+            report.inference,
             report.workers,
             report.games_in_flight,
             report.mean_batch,

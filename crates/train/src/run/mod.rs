@@ -33,6 +33,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 use sync::Publisher;
 use trainer_loop::{LOCAL_REFRESH, REMOTE_REFRESH, TrainerLoop, save_checkpoint};
+use workers::ServedNetwork;
 use writer::{ShardMerging, ShardWriter};
 
 /// Where a run stood when it stopped.
@@ -40,8 +41,10 @@ use writer::{ShardMerging, ShardWriter};
 pub struct RunSummary {
     pub generation: u64,
     pub steps: u64,
-    /// Games finished by this process.
+    /// Games finished by this process...
     pub games: u64,
+    /// ...and their positions (with `Role::Learner`, the positions in the store).
+    pub positions: u64,
 }
 
 /// What this process does of a run.
@@ -117,6 +120,18 @@ pub fn train<G: Planes>(
         };
         (None, sync::first_model(store, run)?, 0)
     };
+    let served = if plays
+        && config
+            .selfplay
+            .inference
+            .uses_server(tch::Cuda::is_available())
+    {
+        let served = ServedNetwork::<G>::start(run, &config.game)?;
+        tracing::info!("self-play threads share one network through an inference server");
+        Some(served)
+    } else {
+        None
+    };
     let writer = if plays {
         let (journal, recovered) = Journal::open(&run.journal())?;
         if !recovered.is_empty() {
@@ -161,6 +176,7 @@ pub fn train<G: Planes>(
             .map(|index| {
                 let sender = sender.clone();
                 let seed = seed_base ^ ((index as u64) << 32);
+                let served = served.as_ref();
                 scope.spawn(move || {
                     workers::run_worker::<G>(
                         run,
@@ -169,6 +185,7 @@ pub fn train<G: Planes>(
                         seed,
                         shared,
                         sender,
+                        served,
                     )
                 })
             })
@@ -181,6 +198,9 @@ pub fn train<G: Planes>(
                 scope
                     .spawn(move || matches::run_matches::<G>(run, evaluation, &config.game, shared))
             });
+        let follow = served
+            .as_ref()
+            .map(|served| scope.spawn(move || served.follow_latest(run, shared)));
         let pull = match role {
             Role::SelfPlay(store) => {
                 Some(scope.spawn(move || sync::pull_models(store, run, shared)))
@@ -215,6 +235,13 @@ pub fn train<G: Planes>(
         if let Some(trainer) = trainer {
             result = result.and(trainer.join().expect("the trainer panicked"));
         }
+        if let Some(follow) = follow {
+            result = result.and(
+                follow
+                    .join()
+                    .expect("the inference server's loader panicked"),
+            );
+        }
         if let Some(pull) = pull {
             result = result.and(pull.join().expect("the model download panicked"));
         }
@@ -231,10 +258,18 @@ pub fn train<G: Planes>(
         result
     })?;
     progress.finish();
+    if let Some(served) = &served {
+        let (positions, batches) = served.merging();
+        tracing::info!(
+            "the inference server ran {positions:.1} positions per forward pass, merged from \
+             {batches:.2} threads' batches"
+        );
+    }
     Ok(RunSummary {
         generation: shared.generation.load(Ordering::Relaxed),
         steps: shared.steps.load(Ordering::Relaxed),
         games: shared.games.load(Ordering::Relaxed),
+        positions: shared.positions.load(Ordering::Relaxed),
     })
 }
 

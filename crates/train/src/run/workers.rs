@@ -1,20 +1,73 @@
-//! Self-play threads: each owns a worker and a copy of the newest network, and reloads it
-//! when the trainer moves the `latest` pointer.
+//! Self-play threads: each owns a worker with its games in flight, and plays the newest
+//! generation the `latest` pointer names, with a copy of the network of its own or through the
+//! process's inference server.
 
 use super::shared::Shared;
 use crate::RunDir;
 use anyhow::Result;
 use game::Planes;
-use mcts::CachedEvaluator;
-use nn::{EvaluatorSettings, NetEvaluator};
+use mcts::{CachedEvaluator, Evaluator};
+use nn::{EvaluatorSettings, InferenceServer, NetEvaluator, Network};
 use replay::GameRecord;
 use selfplay::{SelfplayConfig, Worker};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
-/// How often a worker looks at the `latest` pointer.
+/// How often a worker, or the server's loader, looks at the `latest` pointer.
 const RELOAD_CHECK: Duration = Duration::from_secs(2);
+
+/// One network on the device for all self-play threads, and the generation it serves.
+pub struct ServedNetwork<G> {
+    server: InferenceServer<G>,
+    generation: AtomicU64,
+}
+
+impl<G: Planes> ServedNetwork<G> {
+    /// Serves the generation `latest` names, on the first CUDA device if there is one.
+    pub fn start(run: &RunDir, options: &G::Options) -> Result<Self> {
+        let (generation, network) = load_latest::<G>(run)?;
+        let evaluator = NetEvaluator::new(network, options, EvaluatorSettings::default())?;
+        Ok(ServedNetwork {
+            server: InferenceServer::start(evaluator),
+            generation: AtomicU64::new(generation),
+        })
+    }
+
+    /// Loads each generation `latest` names into the server until the run stops; the
+    /// workers follow `generation`, which moves only once the new weights are queued ahead
+    /// of any batch sent after it.
+    pub fn follow_latest(&self, run: &RunDir, shared: &Shared) -> Result<()> {
+        let mut last_check = Instant::now();
+        while !shared.stopping() {
+            // Short naps, so that a stop is noticed at once.
+            std::thread::sleep(Duration::from_millis(250));
+            if last_check.elapsed() < RELOAD_CHECK {
+                continue;
+            }
+            last_check = Instant::now();
+            let served = self.generation.load(Ordering::Acquire);
+            if run
+                .latest_generation()?
+                .is_some_and(|latest| latest != served)
+            {
+                let (generation, network) = load_latest::<G>(run)?;
+                self.server.replace_network(network);
+                self.generation.store(generation, Ordering::Release);
+                tracing::debug!("the inference server now serves generation {generation}");
+            }
+        }
+        Ok(())
+    }
+
+    /// The server's mean positions and thread batches per forward pass so far.
+    pub fn merging(&self) -> (f64, f64) {
+        (
+            self.server.mean_batch(),
+            self.server.mean_requests_per_pass(),
+        )
+    }
+}
 
 pub fn run_worker<G: Planes>(
     run: &RunDir,
@@ -23,10 +76,62 @@ pub fn run_worker<G: Planes>(
     seed: u64,
     shared: &Shared,
     records: Sender<GameRecord>,
+    served: Option<&ServedNetwork<G>>,
 ) -> Result<()> {
-    let (mut generation, network) = load_latest::<G>(run, options)?;
-    let mut evaluator = CachedEvaluator::new(network, config.eval_cache);
-    let mut worker = Worker::<G>::new(options.clone(), config.clone(), seed);
+    let worker = Worker::<G>::new(options.clone(), config.clone(), seed);
+    match served {
+        Some(served) => {
+            let generation = served.generation.load(Ordering::Acquire);
+            let newer = |current: u64| -> Result<_> {
+                let serving = served.generation.load(Ordering::Acquire);
+                Ok((serving != current).then(|| (serving, served.server.client())))
+            };
+            play(
+                worker,
+                served.server.client(),
+                generation,
+                config,
+                shared,
+                records,
+                newer,
+            )
+        }
+        None => {
+            let evaluator =
+                |network| NetEvaluator::<G>::new(network, options, EvaluatorSettings::default());
+            let (generation, network) = load_latest::<G>(run)?;
+            let newer = |current: u64| -> Result<_> {
+                if run.latest_generation()? == Some(current) {
+                    return Ok(None);
+                }
+                let (generation, network) = load_latest::<G>(run)?;
+                Ok(Some((generation, evaluator(network)?)))
+            };
+            play(
+                worker,
+                evaluator(network)?,
+                generation,
+                config,
+                shared,
+                records,
+                newer,
+            )
+        }
+    }
+}
+
+/// Plays until the run stops, switching to the evaluator `newer` returns whenever there is a
+/// newer generation (checked every few seconds); the cache starts empty with each.
+fn play<G: Planes, E: Evaluator<G>>(
+    mut worker: Worker<G>,
+    evaluator: E,
+    mut generation: u64,
+    config: &SelfplayConfig,
+    shared: &Shared,
+    records: Sender<GameRecord>,
+    mut newer: impl FnMut(u64) -> Result<Option<(u64, E)>>,
+) -> Result<()> {
+    let mut evaluator = CachedEvaluator::new(evaluator, config.eval_cache);
     worker.set_generation(generation as u32);
     let mut finished = Vec::new();
     let mut last_check = Instant::now();
@@ -45,13 +150,9 @@ pub fn run_worker<G: Planes>(
         }
         if last_check.elapsed() >= RELOAD_CHECK {
             last_check = Instant::now();
-            if run
-                .latest_generation()?
-                .is_some_and(|latest| latest != generation)
-            {
-                let network;
-                (generation, network) = load_latest::<G>(run, options)?;
-                evaluator.replace_inner(network);
+            if let Some((next, inner)) = newer(generation)? {
+                generation = next;
+                evaluator.replace_inner(inner);
                 worker.set_generation(generation as u32);
                 tracing::debug!("self-play now uses generation {generation}");
             }
@@ -60,12 +161,13 @@ pub fn run_worker<G: Planes>(
     Ok(())
 }
 
-fn load_latest<G: Planes>(run: &RunDir, options: &G::Options) -> Result<(u64, NetEvaluator<G>)> {
+/// The generation `latest` names and its network, on the CPU (an evaluator or the server
+/// moves it to its device).
+fn load_latest<G: Planes>(run: &RunDir) -> Result<(u64, Network)> {
     let generation = run
         .latest_generation()?
         .ok_or_else(|| anyhow::anyhow!("{}: no model yet", run.models().display()))?;
     let checkpoint =
         nn::checkpoint::load::<G::Options>(&run.checkpoint(generation), G::NAME, tch::Device::Cpu)?;
-    let evaluator = NetEvaluator::new(checkpoint.network, options, EvaluatorSettings::default())?;
-    Ok((generation, evaluator))
+    Ok((generation, checkpoint.network))
 }

@@ -1,0 +1,117 @@
+//! The inference server: many threads' batches merged into shared forward passes give each
+//! thread the results it would get alone, across board sizes and network swaps.
+
+mod common;
+
+use common::{Toy, options, random_positions, tiny_network};
+use mcts::{Evaluation, Evaluator};
+use nn::{EvaluatorSettings, InferenceServer, NetEvaluator};
+use tch::Device;
+
+fn server(max_batch: usize) -> InferenceServer<Toy> {
+    let settings = EvaluatorSettings {
+        max_batch,
+        ..EvaluatorSettings::on(Device::Cpu)
+    };
+    InferenceServer::start(NetEvaluator::new(tiny_network(), &options(4, 4), settings).unwrap())
+}
+
+fn evaluate(evaluator: &mut impl Evaluator<Toy>, positions: &[Toy]) -> Vec<Evaluation> {
+    let refs: Vec<&Toy> = positions.iter().collect();
+    let mut out = vec![Evaluation::default(); positions.len()];
+    evaluator.evaluate(&refs, &mut out);
+    out
+}
+
+fn assert_close(a: &Evaluation, b: &Evaluation) {
+    assert!(
+        (a.value - b.value).abs() < 1e-5,
+        "{} vs {}",
+        a.value,
+        b.value
+    );
+    assert!((a.lead - b.lead).abs() < 1e-4, "{} vs {}", a.lead, b.lead);
+    assert_eq!(a.policy.len(), b.policy.len());
+    let diff = a
+        .policy
+        .iter()
+        .zip(&b.policy)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f32::max);
+    assert!(diff < 1e-5, "policy differs by {diff}");
+}
+
+#[test]
+fn merged_batches_of_many_threads_give_each_the_results_it_gets_alone() {
+    let server = server(32);
+    // Threads on two board sizes, with more positions than one pass holds in all.
+    let sets: Vec<Vec<Toy>> = (0..6)
+        .map(|thread| {
+            let grid = if thread % 2 == 0 { 4 } else { 3 };
+            random_positions(&options(grid, grid), 5, thread)
+        })
+        .collect();
+    let mut alone = server.client();
+    let expected: Vec<Vec<Evaluation>> = sets
+        .iter()
+        .map(|set| {
+            set.iter()
+                .map(|position| evaluate(&mut alone, std::slice::from_ref(position)).remove(0))
+                .collect()
+        })
+        .collect();
+    let passes_alone = server.mean_requests_per_pass();
+    assert!(
+        (passes_alone - 1.0).abs() < 1e-9,
+        "one request at a time: {passes_alone}"
+    );
+
+    std::thread::scope(|scope| {
+        for (set, expected) in sets.iter().zip(&expected) {
+            let mut client = server.client();
+            scope.spawn(move || {
+                for _ in 0..40 {
+                    for (got, want) in evaluate(&mut client, set).iter().zip(expected) {
+                        assert_close(got, want);
+                    }
+                }
+            });
+        }
+    });
+    assert!(
+        server.mean_requests_per_pass() > 1.0,
+        "six threads' batches were merged: {} requests per pass, {} positions",
+        server.mean_requests_per_pass(),
+        server.mean_batch()
+    );
+}
+
+#[test]
+fn a_replaced_network_serves_from_the_next_pass_on() {
+    let server = server(8);
+    let positions = random_positions(&options(4, 4), 3, 9);
+    let mut client = server.client();
+    let before = evaluate(&mut client, &positions);
+    assert_close(&evaluate(&mut client, &positions)[0], &before[0]);
+    server.replace_network(tiny_network());
+    let after = evaluate(&mut client, &positions);
+    assert!(
+        (after[0].value - before[0].value).abs() > 1e-6 || after[0].policy != before[0].policy,
+        "new weights give new evaluations"
+    );
+    assert_close(&evaluate(&mut client, &positions)[0], &after[0]);
+}
+
+#[test]
+fn a_request_larger_than_a_pass_is_split() {
+    let server = server(4);
+    let positions = random_positions(&options(4, 4), 11, 4);
+    let mut client = server.client();
+    let together = evaluate(&mut client, &positions);
+    for (position, batched) in positions.iter().zip(&together) {
+        assert_close(
+            &evaluate(&mut client, std::slice::from_ref(position))[0],
+            batched,
+        );
+    }
+}
