@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{Toy, options, random_positions, tiny_network};
+use common::{Toy, assert_close, options, random_positions, tiny_network};
 use game::Game;
 use mcts::{Evaluation, Evaluator};
 use nn::{EvaluatorSettings, NetError, NetEvaluator};
@@ -47,15 +47,10 @@ fn batching_does_not_change_results() {
     positions.extend(random_positions(&options(3, 3), 3, 3));
     let together = evaluate(&mut evaluator, &positions);
     for (position, batched) in positions.iter().zip(&together) {
-        let alone = &evaluate(&mut evaluator, std::slice::from_ref(position))[0];
-        assert!((alone.value - batched.value).abs() < 1e-5);
-        let diff = alone
-            .policy
-            .iter()
-            .zip(&batched.policy)
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f32::max);
-        assert!(diff < 1e-5, "policy differs by {diff}");
+        assert_close(
+            &evaluate(&mut evaluator, std::slice::from_ref(position))[0],
+            batched,
+        );
     }
 }
 

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Toy, options, random_positions, tiny_network};
+use common::{Toy, assert_close, options, random_positions, tiny_network};
 use mcts::{Evaluation, Evaluator};
 use nn::{EvaluatorSettings, InferenceServer, NetEvaluator};
 use tch::Device;
@@ -21,24 +21,6 @@ fn evaluate(evaluator: &mut impl Evaluator<Toy>, positions: &[Toy]) -> Vec<Evalu
     let mut out = vec![Evaluation::default(); positions.len()];
     evaluator.evaluate(&refs, &mut out);
     out
-}
-
-fn assert_close(a: &Evaluation, b: &Evaluation) {
-    assert!(
-        (a.value - b.value).abs() < 1e-5,
-        "{} vs {}",
-        a.value,
-        b.value
-    );
-    assert!((a.lead - b.lead).abs() < 1e-4, "{} vs {}", a.lead, b.lead);
-    assert_eq!(a.policy.len(), b.policy.len());
-    let diff = a
-        .policy
-        .iter()
-        .zip(&b.policy)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f32::max);
-    assert!(diff < 1e-5, "policy differs by {diff}");
 }
 
 #[test]

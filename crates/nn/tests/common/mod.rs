@@ -250,3 +250,22 @@ fn tiny_config() -> nn::NetConfig {
     };
     nn::NetConfig::preset(nn::Preset::Tiny, 3, layout)
 }
+
+/// Asserts that two evaluations of one position agree to float precision.
+pub fn assert_close(a: &mcts::Evaluation, b: &mcts::Evaluation) {
+    assert!(
+        (a.value - b.value).abs() < 1e-5,
+        "{} vs {}",
+        a.value,
+        b.value
+    );
+    assert!((a.lead - b.lead).abs() < 1e-4, "{} vs {}", a.lead, b.lead);
+    assert_eq!(a.policy.len(), b.policy.len());
+    let diff = a
+        .policy
+        .iter()
+        .zip(&b.policy)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f32::max);
+    assert!(diff < 1e-5, "policy differs by {diff}");
+}
