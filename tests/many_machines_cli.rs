@@ -293,10 +293,11 @@ fn number_before(log: &str, suffix: &str) -> usize {
 }
 
 /// Self-play throughput into a local folder and into S3 (Garage on loopback), one process
-/// pinned to one core on a fixed generation; then one and two processes beside a learner. A
-/// measurement, not a check: its figures are in BENCHMARKS.md.
+/// pinned to one core on a fixed generation; then one and two self-play processes sharing that
+/// core while a learner trains on the other. A measurement, not a check: its figures are in
+/// BENCHMARKS.md.
 ///
-/// `scripts/test.sh --release --test many_machines_cli -- --ignored --nocapture`
+/// `scripts/test.sh --test many_machines_cli measure -- --ignored --nocapture`
 #[test]
 #[ignore = "a 7-minute measurement; see BENCHMARKS.md"]
 fn measure_self_play_throughput_by_store_and_process_count() {
@@ -320,8 +321,8 @@ fn measure_self_play_throughput_by_store_and_process_count() {
             "small.toml",
             "--run",
             name,
-            "--generations",
-            "0",
+            "--minutes",
+            "0.02",
         ];
         finish(
             &cluster,
@@ -332,22 +333,12 @@ fn measure_self_play_throughput_by_store_and_process_count() {
     }
     let seconds = 90.0;
     let minutes = (seconds / 60.0).to_string();
-    let selfplay = |name: &str, store: &str, core: &str| {
-        let args = [
-            "-c",
-            core,
-            env!("CARGO_BIN_EXE_ghast"),
-            "selfplay",
-            "--store",
-            store,
-            "--run",
-            name,
-            "--minutes",
-            &minutes,
-        ];
+    // `ghast ARGS` pinned to `core`, where it sees only that core.
+    let pinned = |name: &str, core: &str, args: &[&str]| {
         let log = fs::File::create(cluster.path(&format!("{name}.log"))).unwrap();
         let child = Command::new("taskset")
             .current_dir(cluster.path(""))
+            .args(["-c", core, env!("CARGO_BIN_EXE_ghast")])
             .args(args)
             .envs(cluster.server.env())
             .env("OMP_NUM_THREADS", "1")
@@ -357,12 +348,24 @@ fn measure_self_play_throughput_by_store_and_process_count() {
             .unwrap();
         Process(child)
     };
+    let selfplay = |name: &str, store: &str| {
+        let args = [
+            "selfplay",
+            "--store",
+            store,
+            "--run",
+            name,
+            "--minutes",
+            &minutes,
+        ];
+        pinned(name, "0", &args)
+    };
     let rate = |name: &str| {
         let log = cluster.log(name);
         number_before(&log, " positions)") as f64 / seconds
     };
     for (name, store) in [("alone-folder", folder), ("alone-s3", s3.as_str())] {
-        let mut process = selfplay(name, store, "0");
+        let mut process = selfplay(name, store);
         finish(&cluster, &mut process, name, Duration::from_secs(300));
         println!("{name}: {:.0} positions/s", rate(name));
     }
@@ -380,12 +383,9 @@ fn measure_self_play_throughput_by_store_and_process_count() {
             "--minutes",
             &minutes,
         ];
-        let mut learner = cluster.spawn(&learner_run, &args);
+        let mut learner = pinned(&learner_run, "1", &args);
         let names: Vec<String> = (0..count).map(|i| format!("beside-{count}-{i}")).collect();
-        let mut processes: Vec<Process> = names
-            .iter()
-            .map(|name| selfplay(name, &store, "0,1"))
-            .collect();
+        let mut processes: Vec<Process> = names.iter().map(|name| selfplay(name, &store)).collect();
         for (process, name) in processes.iter_mut().zip(&names) {
             finish(&cluster, process, name, Duration::from_secs(300));
         }

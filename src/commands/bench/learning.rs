@@ -144,13 +144,14 @@ impl GameWork for Learn<'_> {
         } = self;
         let config: RunConfig<G::Options> =
             RunConfig::parse(text).map_err(|error| config_error(path, error))?;
-        learn::<G>(args, run, &config, text, opponents)
+        learn::<G>(args, run, path, &config, text, opponents)
     }
 }
 
 fn learn<G: CliGame>(
     args: &Args,
     run: &RunDir,
+    path: &Path,
     config: &RunConfig<G::Options>,
     text: &str,
     opponents: &[PlayerSpec],
@@ -222,7 +223,7 @@ fn learn<G: CliGame>(
         }
     }
     let report = Report {
-        config: args.config.display().to_string(),
+        config: path.display().to_string(),
         run: run.root().to_owned(),
         training,
         generation: bundle.checkpoint.provenance.generation,
