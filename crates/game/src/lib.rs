@@ -19,7 +19,12 @@ pub use view::{BoardView, Effect};
 use serde::{Serialize, de::DeserializeOwned};
 use std::fmt::Debug;
 
-/// A two-player, perfect-information, turn-based game state.
+/// A two-player, turn-based game state.
+///
+/// A state holds the whole truth. Where a side may not see all of it (Fakerghast's face-down
+/// tiles), the game says so with [`Game::HIDDEN_INFORMATION`], its planes show the side to
+/// move only what it knows, and search runs on [`Game::sample_hidden`]'s sample, never on the
+/// truth.
 ///
 /// Implementations must make `apply` cheap and allocation-free: search calls it millions of
 /// times a second. Everything a rule needs (repetition history, pending decisions) lives in the
@@ -33,8 +38,21 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// read, so that a model or a record of one game is never used for another.
     const NAME: &'static str;
 
+    /// Whether a side may not see part of the state. Search then samples the hidden part
+    /// afresh from the true state before every search and never keeps a tree from one move
+    /// to the next, whose positions would carry an old sample.
+    const HIDDEN_INFORMATION: bool = false;
+
     /// The start position for these options.
     fn new(options: &Self::Options) -> Self;
+
+    /// Replaces what the side to move cannot know (which tile of each opponent pair is real)
+    /// by a sample drawn from `seed`, consistent with everything that side has seen. Two
+    /// states that differ only in what the side to move cannot know become the same state.
+    /// A game without hidden information has nothing to replace.
+    fn sample_hidden(&mut self, seed: u64) {
+        let _ = seed;
+    }
 
     fn options(&self) -> &Self::Options;
 
@@ -101,4 +119,11 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Parses an action in text notation and checks that it is legal here; the error says
     /// why not in words a user understands.
     fn parse_action(&self, text: &str) -> Result<usize, String>;
+
+    /// Parses a move as players write it and checks that it is legal here: the actions it is
+    /// made of, in order (Fakerghast's `f6:3+g7:1` is two; in most games a move is one
+    /// action).
+    fn parse_move(&self, text: &str) -> Result<Vec<usize>, String> {
+        Ok(vec![self.parse_action(text)?])
+    }
 }

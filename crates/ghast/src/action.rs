@@ -115,6 +115,18 @@ pub enum MoveProblem {
     GameOver,
     #[error("action index {0} does not exist on this board")]
     NoSuchIndex(usize),
+    #[error("expected <hex>:<orientation>, a pair <real>+<fake> such as f6:3+g7:1, or pass")]
+    PairSyntax,
+    #[error("every placement under fakerghast is a pair: write <real>+<fake>, such as f6:3+g7:1")]
+    PairNeeded,
+    #[error("{side} has no fakes left: place a single tile")]
+    NoFakesLeft { side: &'static str },
+    #[error("both tiles of the pair are on {hex}: a pair needs two hexes")]
+    PairSameHex { hex: String },
+    #[error("`single` answers a real tile that awaits its fake, and none does")]
+    NothingToKeepSingle,
+    #[error("the real tile {real} awaits its fake (a placement) or `single`")]
+    FakeAwaited { real: String },
 }
 
 #[cfg(test)]

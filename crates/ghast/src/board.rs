@@ -21,6 +21,10 @@ pub(crate) struct Board<B> {
     /// counts after every turn, and a 128-bit popcount is a long instruction sequence on
     /// baseline x86-64.
     counts: [u32; 2],
+    /// Face-down tiles of Fakerghast (RULES.md 9.2), either colour: they fill their hexes, so
+    /// a coupler facing one gets no oxygen, but have no couplers and no score. Always empty in
+    /// standard Ghast.
+    face_down: B,
 }
 
 impl<B: Bits> Board<B> {
@@ -30,6 +34,7 @@ impl<B: Bits> Board<B> {
             colours: [B::ZERO; 2],
             couplers: [[B::ZERO; 6]; 2],
             counts: [0; 2],
+            face_down: B::ZERO,
         }
     }
 
@@ -45,8 +50,24 @@ impl<B: Bits> Board<B> {
         self.counts[colour]
     }
 
+    /// Hexes holding a tile, face up or face down.
     pub fn occupied(&self) -> B {
-        self.colours[0] | self.colours[1]
+        self.colours[0] | self.colours[1] | self.face_down
+    }
+
+    pub fn face_down(&self) -> B {
+        self.face_down
+    }
+
+    /// Puts a face-down tile on the empty hex `cell`: it takes the hex's oxygen away from the
+    /// couplers facing it, and no removal runs until the turn's one round.
+    pub fn place_face_down(&mut self, cell: usize) {
+        self.face_down |= B::bit(cell);
+    }
+
+    /// Takes the face-down tile off `cell` (a pair's reveal).
+    pub fn lift_face_down(&mut self, cell: usize) {
+        self.face_down &= !B::bit(cell);
     }
 
     /// The colour and orientation of the tile on `cell`, if any.
@@ -84,16 +105,30 @@ impl<B: Bits> Board<B> {
         settled: bool,
     ) -> u64 {
         self.place(tables, colour, orientation, cell);
-        let empty = tables.on_board & !self.occupied();
-        let facing = tables.facing(cell);
-        let mut key = tables.key(colour, orientation, cell);
-        for c in 0..2 {
-            let at_risk = if settled {
+        let at_risk = std::array::from_fn(|c| {
+            if settled {
+                let facing = tables.facing(cell);
                 let new = if c == colour { B::bit(cell) } else { B::ZERO };
                 (0..6).fold(new, |acc, o| acc | (self.tiles[c][o] & facing[o]))
             } else {
                 self.colours[c]
-            };
+            }
+        });
+        tables.key(colour, orientation, cell) ^ self.remove(tables, at_risk)
+    }
+
+    /// One removal round over every tile (Fakerghast's round after the reveal, where a turn
+    /// changes the board in several places at once). Returns the Zobrist change.
+    pub fn remove_starved(&mut self, tables: &Tables<B>) -> u64 {
+        self.remove(tables, self.colours)
+    }
+
+    /// Removes every tile that is not alive, given the tiles of each colour that may have lost
+    /// their oxygen (every other tile is known to be alive). Returns the Zobrist change.
+    fn remove(&mut self, tables: &Tables<B>, at_risk: [B; 2]) -> u64 {
+        let empty = tables.on_board & !self.occupied();
+        let mut key = 0;
+        for (c, at_risk) in at_risk.into_iter().enumerate() {
             if at_risk.is_zero() {
                 continue;
             }

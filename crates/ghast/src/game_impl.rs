@@ -3,7 +3,6 @@
 use crate::action::Action;
 use crate::ghast::{Ghast, with_state};
 use crate::options::GhastOptions;
-use crate::symmetry::{map_cell, map_orientation};
 use game::{Game, Outcome, Side};
 
 impl Game for Ghast {
@@ -66,26 +65,12 @@ impl Game for Ghast {
         with_state!(self, s => s.half_score(side.index()) as f32 / 2.0)
     }
 
-    /// 12 with a mirror-symmetric tile, else the 6 rotations.
     fn symmetry_count(&self) -> usize {
-        if self.options().tile().mirror_shift().is_some() {
-            12
-        } else {
-            6
-        }
+        crate::symmetry::symmetry_count(self.options())
     }
 
     fn transform_action(&self, sym: usize, action: usize) -> usize {
-        let geometry = self.options().geometry();
-        let mirror_shift = usize::from(self.options().tile().mirror_shift().unwrap_or(0));
-        match Action::from_index(action, geometry) {
-            Some(Action::Place { cell, orientation }) => Action::Place {
-                cell: map_cell(geometry, sym, cell),
-                orientation: map_orientation(sym, orientation, mirror_shift),
-            }
-            .index(geometry),
-            _ => action,
-        }
+        crate::symmetry::transform_action(self.options(), sym, action)
     }
 
     fn action_to_string(&self, action: usize) -> String {

@@ -1,4 +1,4 @@
-//! The rules of Ghast (RULES.md): bitboards, removal as a flood fill, notation, position
+//! The rules of Ghast (RULES.md), and of its hidden-information variant [`Fakerghast`]: bitboards, removal as a flood fill, notation, position
 //! strings, Zobrist keys and the `game::Game` / `game::Planes` implementations.
 //!
 //! [`Ghast`] is the game state; [`GhastOptions`] its validated parameters.
@@ -9,6 +9,7 @@ mod bits;
 mod board;
 mod board_view;
 mod diagram;
+pub mod fakerghast;
 mod game_impl;
 mod ghast;
 mod gtp_impl;
@@ -26,9 +27,10 @@ mod tile;
 pub use action::{Action, MoveError, MoveProblem};
 pub use bits::{Bits, U256};
 pub use diagram::{colour_name, diagram};
+pub use fakerghast::{Fakerghast, FakerghastOptions, RawFakerghastOptions};
 pub use ghast::Ghast;
 pub use hex::{DIRECTIONS, Geometry, HexError};
-pub use options::{GhastOptions, OptionsError, RawOptions, parse_vetoes};
+pub use options::{GhastOptions, OptionsError, RawOptions, parse_fakes, parse_vetoes};
 pub use planes::CHANNELS;
 pub use position::{Piece, Position, PositionError, PositionProblem};
 pub use result::{EndReason, GameResult};

@@ -26,6 +26,20 @@ pub enum OptionsError {
     MaxTurns(i64),
     #[error("tile: {0}")]
     Tile(String),
+    #[error("fakerghast must be 0..=3 (turns before a pair is revealed; 0: off), got {0}")]
+    Fakerghast(i64),
+    #[error("fakes for {side} must be 0..=255, got {count}")]
+    Fakes { side: &'static str, count: i64 },
+    #[error("fakes must be two counts `orange,blue` such as 1,2, got `{0}`")]
+    FakesSyntax(String),
+    #[error("vetoes cannot be combined with fakerghast or fakes")]
+    HidingWithVetoes,
+    #[error("fakerghast and fakes cannot both be set: choose one variant")]
+    BothHidings,
+    #[error(
+        "neither fakerghast nor fakes is set: that is standard Ghast (set fakerghast = 1..3, or fakes)"
+    )]
+    NoHiding,
 }
 
 /// Options as a user writes them, before validation; wide signed types so that a negative or
@@ -70,10 +84,10 @@ impl RawOptions {
         if !half_komi.is_finite() || half_komi.fract() != 0.0 || half_komi.abs() > 1e6 {
             return Err(OptionsError::Komi(self.komi));
         }
-        let mut vetoes = [0u8; 2];
-        for ((slot, count), side) in vetoes.iter_mut().zip(self.vetoes).zip(["orange", "blue"]) {
-            *slot = u8::try_from(count).map_err(|_| OptionsError::Vetoes { side, count })?;
-        }
+        let vetoes = counts(self.vetoes, |side, count| OptionsError::Vetoes {
+            side,
+            count,
+        })?;
         let max_turns = match self.max_turns {
             None => 4 * Geometry::new(size).hexes() as u16,
             Some(t) => u16::try_from(t)
@@ -95,10 +109,30 @@ impl RawOptions {
 
 /// Parses the `O,B` form of the vetoes option (Orange's count, then Blue's).
 pub fn parse_vetoes(text: &str) -> Result<[i64; 2], OptionsError> {
-    let syntax = || OptionsError::VetoesSyntax(text.to_string());
-    let (orange, blue) = text.split_once(',').ok_or_else(syntax)?;
-    let count = |part: &str| part.trim().parse::<i64>().map_err(|_| syntax());
-    Ok([count(orange)?, count(blue)?])
+    parse_counts(text).ok_or_else(|| OptionsError::VetoesSyntax(text.to_string()))
+}
+
+/// Parses the `O,B` form of the fakes option (Orange's pairs, then Blue's).
+pub fn parse_fakes(text: &str) -> Result<[i64; 2], OptionsError> {
+    parse_counts(text).ok_or_else(|| OptionsError::FakesSyntax(text.to_string()))
+}
+
+fn parse_counts(text: &str) -> Option<[i64; 2]> {
+    let (orange, blue) = text.split_once(',')?;
+    let count = |part: &str| part.trim().parse::<i64>().ok();
+    Some([count(orange)?, count(blue)?])
+}
+
+/// Two counts, Orange's then Blue's, each 0..=255.
+pub(crate) fn counts(
+    counts: [i64; 2],
+    error: impl Fn(&'static str, i64) -> OptionsError,
+) -> Result<[u8; 2], OptionsError> {
+    let mut out = [0u8; 2];
+    for ((slot, count), side) in out.iter_mut().zip(counts).zip(["orange", "blue"]) {
+        *slot = u8::try_from(count).map_err(|_| error(side, count))?;
+    }
+    Ok(out)
 }
 
 /// Validated options of one game of Ghast. Serialises as its [`RawOptions`].

@@ -1,8 +1,10 @@
 //! `game::Planes` for [`Ghast`]: the network's view of a position.
 
 use crate::bits::Bits;
+use crate::board::Board;
 use crate::ghast::{Ghast, with_state};
 use crate::state::State;
+use crate::tables::Tables;
 use game::{PlaneShape, Planes, PolicyLayout, Side};
 
 /// Input planes, all from the point of view of the side to move:
@@ -71,23 +73,25 @@ impl<B: Bits> State<B> {
             out[(22 + i) * cells..(23 + i) * cells].fill(value);
         }
     }
+}
 
-    fn ownership(&self, side: Side, out: &mut [f32]) {
-        out.fill(0.0);
-        let me = side.index();
-        for cell in self.board.colour(me).ones() {
-            out[cell] = 1.0;
-        }
-        for cell in self.board.colour(1 - me).ones() {
-            out[cell] = -1.0;
-        }
+/// Who owns each cell, from `side`'s view: +1 its face-up tiles, -1 the opponent's, 0 else.
+pub(crate) fn face_up_ownership<B: Bits>(board: &Board<B>, side: Side, out: &mut [f32]) {
+    out.fill(0.0);
+    let me = side.index();
+    for cell in board.colour(me).ones() {
+        out[cell] = 1.0;
     }
+    for cell in board.colour(1 - me).ones() {
+        out[cell] = -1.0;
+    }
+}
 
-    fn board_mask(&self, out: &mut [f32]) {
-        out.fill(0.0);
-        for cell in self.tables.on_board.ones() {
-            out[cell] = 1.0;
-        }
+/// 1 on the board's hexes, 0 on the padding of the square.
+pub(crate) fn on_board_mask<B: Bits>(tables: &Tables<B>, out: &mut [f32]) {
+    out.fill(0.0);
+    for cell in tables.on_board.ones() {
+        out[cell] = 1.0;
     }
 }
 
@@ -113,10 +117,10 @@ impl Planes for Ghast {
     }
 
     fn ownership(&self, side: Side, out: &mut [f32]) {
-        with_state!(self, s => s.ownership(side, out))
+        with_state!(self, s => face_up_ownership(&s.board, side, out))
     }
 
     fn board_mask(&self, out: &mut [f32]) {
-        with_state!(self, s => s.board_mask(out))
+        with_state!(self, s => on_board_mask(s.tables, out))
     }
 }

@@ -166,40 +166,62 @@ impl FromStr for Position {
 
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let g = self.geometry;
-        for y in 0..g.width() as i32 {
-            if y > 0 {
-                f.write_str("/")?;
-            }
-            let mut run = 0;
-            for x in g.row(y) {
-                match self.cells[g.cell(x, y)] {
-                    None => run += 1,
-                    Some(piece) => {
-                        if run > 0 {
-                            write!(f, "{run}")?;
-                            run = 0;
-                        }
-                        let base = if piece.side == Side::First {
-                            b'a'
-                        } else {
-                            b'A'
-                        };
-                        write!(f, "{}", char::from(base + piece.orientation as u8))?;
+        write_rows(f, self.geometry, |cell| {
+            self.cells[cell].map(|piece| tile_letter(piece.side, piece.orientation, false))
+        })?;
+        write!(f, " {} {}", to_move_letter(self.to_move), self.turn)
+    }
+}
+
+/// The letter of a tile in position strings: `a`..`f` for Orange's orientations, `A`..`F`
+/// for Blue's; face down (Fakerghast) `g`..`l` and `G`..`L`.
+pub(crate) fn tile_letter(side: Side, orientation: usize, face_down: bool) -> char {
+    let base = match (side, face_down) {
+        (Side::First, false) => b'a',
+        (Side::Second, false) => b'A',
+        (Side::First, true) => b'g',
+        (Side::Second, true) => b'G',
+    };
+    char::from(base + orientation as u8)
+}
+
+/// `o` or `b`, as position strings and Fakerghast's pair tokens name a side.
+pub(crate) fn to_move_letter(side: Side) -> char {
+    match side {
+        Side::First => 'o',
+        Side::Second => 'b',
+    }
+}
+
+/// Writes the rows of a position string, `/`-separated, with runs of empty hexes as counts;
+/// `letter` gives the letter of the tile on a cell, if there is one.
+pub(crate) fn write_rows(
+    f: &mut impl fmt::Write,
+    geometry: Geometry,
+    letter: impl Fn(usize) -> Option<char>,
+) -> fmt::Result {
+    for y in 0..geometry.width() as i32 {
+        if y > 0 {
+            f.write_str("/")?;
+        }
+        let mut run = 0;
+        for x in geometry.row(y) {
+            match letter(geometry.cell(x, y)) {
+                None => run += 1,
+                Some(letter) => {
+                    if run > 0 {
+                        write!(f, "{run}")?;
+                        run = 0;
                     }
+                    f.write_char(letter)?;
                 }
             }
-            if run > 0 {
-                write!(f, "{run}")?;
-            }
         }
-        let to_move = if self.to_move == Side::First {
-            'o'
-        } else {
-            'b'
-        };
-        write!(f, " {to_move} {}", self.turn)
+        if run > 0 {
+            write!(f, "{run}")?;
+        }
     }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -26,6 +26,41 @@ pub(crate) fn side_name(colour: usize) -> &'static str {
     if colour == ORANGE { "orange" } else { "blue" }
 }
 
+/// Why `placement` may not go on the board now: a hex off the board, taken (`occupied`, face-up
+/// or face-down tiles), `vetoed` this turn, or closed on `turn` by the opening rule.
+pub(crate) fn placement_problem<B: Bits>(
+    tables: &Tables<B>,
+    occupied: B,
+    vetoed: B,
+    turn: u16,
+    placement: Action,
+) -> Result<(), MoveProblem> {
+    let geometry = tables.geometry;
+    let Action::Place { cell, .. } = placement else {
+        return Ok(());
+    };
+    if !tables.on_board.contains(cell) {
+        return Err(MoveProblem::NoSuchIndex(placement.index(geometry)));
+    }
+    let hex = geometry.hex_name(cell);
+    if occupied.contains(cell) {
+        return Err(MoveProblem::Occupied { hex });
+    }
+    if vetoed.contains(cell) {
+        return Err(MoveProblem::Vetoed { hex });
+    }
+    if !tables.open(turn).contains(cell) {
+        let allowed = (i32::from(turn) - 2).max(0);
+        return Err(MoveProblem::NotOpen {
+            hex,
+            turn,
+            depth: geometry.depth(cell),
+            allowed,
+        });
+    }
+    Ok(())
+}
+
 pub(crate) struct State<B: Bits> {
     pub(crate) tables: &'static Tables<B>,
     pub(crate) board: Board<B>,
@@ -146,7 +181,6 @@ impl<B: Bits> State<B> {
         if self.result.is_some() {
             return Err(MoveProblem::GameOver);
         }
-        let geometry = self.tables.geometry;
         match (action, self.pending) {
             (Action::Accept | Action::Veto, Some(_)) => Ok(()),
             (Action::Accept | Action::Veto, None) => Err(MoveProblem::NothingToAnswer),
@@ -154,28 +188,13 @@ impl<B: Bits> State<B> {
                 answerer: side_name(self.to_move),
             }),
             (Action::Pass, None) => Ok(()),
-            (Action::Place { cell, .. }, None) => {
-                let hex = geometry.hex_name(cell);
-                if !self.tables.on_board.contains(cell) {
-                    return Err(MoveProblem::NoSuchIndex(action.index(geometry)));
-                }
-                if self.board.occupied().contains(cell) {
-                    return Err(MoveProblem::Occupied { hex });
-                }
-                if self.vetoed.contains(cell) {
-                    return Err(MoveProblem::Vetoed { hex });
-                }
-                if !self.tables.open(self.turn).contains(cell) {
-                    let allowed = (i32::from(self.turn) - 2).max(0);
-                    return Err(MoveProblem::NotOpen {
-                        hex,
-                        turn: self.turn,
-                        depth: geometry.depth(cell),
-                        allowed,
-                    });
-                }
-                Ok(())
-            }
+            (Action::Place { .. }, None) => placement_problem(
+                self.tables,
+                self.board.occupied(),
+                self.vetoed,
+                self.turn,
+                action,
+            ),
         }
     }
 

@@ -4,7 +4,34 @@
 //! Symmetry `k` in 0..6 rotates by k * 60 degrees counter-clockwise; symmetry 6 + k first
 //! mirrors the board in the E-W axis through the centre, then rotates by k * 60 degrees.
 
+use crate::action::Action;
 use crate::hex::Geometry;
+use crate::options::GhastOptions;
+
+/// How many symmetries a game under `options` has: 12 with a mirror-symmetric tile, else the
+/// 6 rotations.
+pub fn symmetry_count(options: &GhastOptions) -> usize {
+    if options.tile().mirror_shift().is_some() {
+        12
+    } else {
+        6
+    }
+}
+
+/// Where the dense action `action` goes under symmetry `sym`: a placement moves with the
+/// board, the global actions (pass, and the variants' own) stay.
+pub fn transform_action(options: &GhastOptions, sym: usize, action: usize) -> usize {
+    let geometry = options.geometry();
+    let mirror_shift = usize::from(options.tile().mirror_shift().unwrap_or(0));
+    match Action::from_index(action, geometry) {
+        Some(Action::Place { cell, orientation }) => Action::Place {
+            cell: map_cell(geometry, sym, cell),
+            orientation: map_orientation(sym, orientation, mirror_shift),
+        }
+        .index(geometry),
+        _ => action,
+    }
+}
 
 /// Where direction `d` points after symmetry `sym`.
 pub fn map_direction(sym: usize, d: usize) -> usize {

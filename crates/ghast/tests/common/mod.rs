@@ -1,19 +1,22 @@
-//! The replay vectors of `tests/data/replay-vectors.txt`, parsed.
+//! The replay vectors of `tests/data/`, parsed.
 
-use ghast::{GhastOptions, RawOptions, parse_vetoes};
+use ghast::{
+    FakerghastOptions, GhastOptions, RawFakerghastOptions, RawOptions, parse_fakes, parse_vetoes,
+};
 
-/// One game of the vector file: its options, start position, moves with the position after
-/// each, and the result line if it ended.
+/// One game of a vector file: its options as `ghast replay` flags, start position, moves with
+/// the position after each, and the result line if it ended.
 pub struct VectorGame {
     pub name: String,
-    pub options: GhastOptions,
+    pub args: Vec<String>,
     pub start: String,
     pub moves: Vec<(String, String)>,
     pub result: Option<String>,
 }
 
-pub fn vector_games() -> Vec<VectorGame> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/replay-vectors.txt");
+/// The games of `tests/data/<file>`; there must be `count` of them.
+pub fn vector_games(file: &str, count: usize) -> Vec<VectorGame> {
+    let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(path).expect("read the replay vectors");
     let mut games: Vec<VectorGame> = Vec::new();
     let skip = |line: &str| line.starts_with('#') || line.trim().is_empty() || line == "end";
@@ -21,11 +24,9 @@ pub fn vector_games() -> Vec<VectorGame> {
         if let Some(header) = line.strip_prefix("game ") {
             let mut words = header.split_whitespace();
             let name = format!("game {}", words.next().unwrap());
-            let args: Vec<String> = words.map(String::from).collect();
-            let options = cli_options(&args);
             games.push(VectorGame {
                 name,
-                options,
+                args: words.map(String::from).collect(),
                 start: String::new(),
                 moves: vec![],
                 result: None,
@@ -42,20 +43,44 @@ pub fn vector_games() -> Vec<VectorGame> {
             game.moves.push((mv.to_string(), position.to_string()));
         }
     }
-    assert_eq!(games.len(), 60);
+    assert_eq!(games.len(), count, "games in {file}");
     games
 }
 
-fn cli_options(args: &[String]) -> GhastOptions {
+/// The value of each `--flag value` pair, by flag.
+fn flags(args: &[String]) -> impl Iterator<Item = (&str, &str)> {
+    args.chunks(2)
+        .map(|pair| (pair[0].as_str(), pair[1].as_str()))
+}
+
+pub fn ghast_options(args: &[String]) -> GhastOptions {
     let mut raw = RawOptions::default();
-    for pair in args.chunks(2) {
-        let value = &pair[1];
-        match pair[0].as_str() {
+    for (flag, value) in flags(args) {
+        match flag {
             "--size" => raw.size = value.parse().unwrap(),
             "--win-margin" => raw.win_margin = value.parse().unwrap(),
             "--komi" => raw.komi = value.parse().unwrap(),
             "--vetoes" => raw.vetoes = parse_vetoes(value).unwrap(),
             "--max-turns" => raw.max_turns = Some(value.parse().unwrap()),
+            flag => panic!("unknown flag {flag}"),
+        }
+    }
+    raw.validate().unwrap()
+}
+
+pub fn fakerghast_options(args: &[String]) -> FakerghastOptions {
+    let mut raw = RawFakerghastOptions {
+        fakerghast: 0,
+        ..RawFakerghastOptions::default()
+    };
+    for (flag, value) in flags(args) {
+        match flag {
+            "--size" => raw.size = value.parse().unwrap(),
+            "--win-margin" => raw.win_margin = value.parse().unwrap(),
+            "--komi" => raw.komi = value.parse().unwrap(),
+            "--max-turns" => raw.max_turns = Some(value.parse().unwrap()),
+            "--fakerghast" => raw.fakerghast = value.parse().unwrap(),
+            "--fakes" => raw.fakes = parse_fakes(value).unwrap(),
             flag => panic!("unknown flag {flag}"),
         }
     }
