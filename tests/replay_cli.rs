@@ -42,7 +42,9 @@ fn replays_every_vector_game_byte_for_byte() {
     assert_eq!(ghast.len(), 60);
     let ghodak = vector_games("crates/ghodak/tests/data/replay-vectors.txt");
     assert_eq!(ghodak.len(), 40);
-    for (args, expected) in ghast.into_iter().chain(ghodak) {
+    let fakerghast = vector_games("crates/ghast/tests/data/fakerghast-replay-vectors.txt");
+    assert_eq!(fakerghast.len(), 40);
+    for (args, expected) in ghast.into_iter().chain(ghodak).chain(fakerghast) {
         let moves: Vec<&str> = expected
             .lines()
             .skip(1)
@@ -81,9 +83,9 @@ fn assert_refused(args: &[&str], stdin: &str, needle: &str) {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
-/// Every block of the illegal-move vectors for the games this binary plays (Fakerghast is
-/// not one yet): a position for the start and each legal prefix move (their text is checked
-/// by the replay vectors), then exit status 2 naming the refused move. One process per block:
+/// Every block of the illegal-move vectors (Ghast, Ghodak, Fakerghast): a position for the
+/// start and each legal prefix move (their text is checked by the replay vectors), then exit
+/// status 2 naming the refused move. One process per block:
 /// each start of the binary loads libtorch.
 #[test]
 fn refuses_every_illegal_vector_move() {
@@ -93,9 +95,6 @@ fn refuses_every_illegal_vector_move() {
     let mut checked = 0;
     for block in lines.split(|l| *l == "end").filter(|b| b.len() >= 4) {
         let args: Vec<&str> = block[0].split_whitespace().skip(2).collect();
-        if args.contains(&"--fakerghast") || args.contains(&"--fakes") {
-            continue;
-        }
         let (prefix, refused) = (block[1], block[2]);
         let output = replay(&args, &format!("{prefix}\n{refused}"));
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -111,7 +110,7 @@ fn refuses_every_illegal_vector_move() {
         );
         checked += 1;
     }
-    assert_eq!(checked, 70 + 60);
+    assert_eq!(checked, 70 + 60 + 80);
 }
 
 #[test]
@@ -170,6 +169,53 @@ fn ghodak_moves_and_options_are_checked_too() {
         &["--max-moves", "30"],
         "",
         "--max-moves is an option of Ghodak",
+    );
+}
+
+#[test]
+fn fakerghast_moves_and_options_are_checked_too() {
+    let full = ["--size", "3", "--win-margin", "4", "--fakerghast", "2"];
+    assert_refused(
+        &full,
+        "c1:0",
+        "move \"c1:0\": every placement under fakerghast is a pair",
+    );
+    assert_refused(
+        &full,
+        "c1:0+c1:1",
+        "move \"c1:0+c1:1\": both tiles of the pair are on c1",
+    );
+    assert_refused(
+        &full,
+        "c1:0+c3:1",
+        "move \"c1:0+c3:1\": c3 is not open yet on turn 1",
+    );
+    assert_refused(&full, "c1:0+", "a pair <real>+<fake> such as f6:3+g7:1");
+    let fakes = ["--size", "3", "--win-margin", "4", "--fakes", "1,0"];
+    assert_refused(
+        &fakes,
+        "c1:0 d1:1+e1:1",
+        "move \"d1:1+e1:1\": blue has no fakes left: place a single tile",
+    );
+    assert_refused(
+        &["--fakes", "1,1", "--vetoes", "1,0"],
+        "",
+        "vetoes cannot be combined with fakerghast or fakes",
+    );
+    assert_refused(
+        &["--fakerghast", "4"],
+        "",
+        "fakerghast must be 0..=3 (turns before a pair is revealed; 0: off), got 4",
+    );
+    assert_refused(
+        &["--fakes", "2"],
+        "",
+        "fakes must be two counts `orange,blue` such as 1,2, got `2`",
+    );
+    assert_refused(
+        &["--game", "ghodak", "--fakes", "1,1"],
+        "",
+        "--fakes is an option of Fakerghast",
     );
 }
 

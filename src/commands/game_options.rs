@@ -1,7 +1,11 @@
 use crate::InputError;
 use clap::{Args as ClapArgs, ValueEnum};
 use game::{BoardView, Game, Planes};
-use ghast::{Ghast, GhastOptions, parse_vetoes};
+use ghast::fakerghast::Hiding;
+use ghast::{
+    Fakerghast, FakerghastOptions, Ghast, GhastOptions, RawFakerghastOptions, parse_fakes,
+    parse_vetoes,
+};
 use ghodak::{Ghodak, GhodakOptions};
 
 /// The games this binary plays.
@@ -11,6 +15,9 @@ pub enum GameName {
     Ghast,
     /// Go with area scoring (GHODAK.md).
     Ghodak,
+    /// Ghast's hidden-information variant (RULES.md section 9); `--fakerghast` or `--fakes`
+    /// choose it without `--game`.
+    Fakerghast,
 }
 
 impl GameName {
@@ -19,6 +26,7 @@ impl GameName {
         match self {
             GameName::Ghast => Ghast::NAME,
             GameName::Ghodak => Ghodak::NAME,
+            GameName::Fakerghast => Fakerghast::NAME,
         }
     }
 }
@@ -58,8 +66,10 @@ pub fn for_game<W: GameWork>(
     match name {
         Ghast::NAME => work.run::<Ghast>(),
         Ghodak::NAME => work.run::<Ghodak>(),
+        Fakerghast::NAME => work.run::<Fakerghast>(),
         other => Err(InputError(format!(
-            "{source}: {field} `{other}` is not a game this build plays (ghast, ghodak)"
+            "{source}: {field} `{other}` is not a game this build plays (ghast, ghodak, \
+             fakerghast)"
         ))
         .into()),
     }
@@ -94,6 +104,14 @@ pub struct GameOptions {
     /// points).
     #[arg(long, allow_negative_numbers = true)]
     max_moves: Option<i64>,
+    /// Fakerghast: every placement is a pair of face-down tiles, one real and one fake,
+    /// revealed D of its owner's turns later (1..=3; default 2). Implies `--game fakerghast`.
+    #[arg(long, value_name = "D", allow_negative_numbers = true)]
+    fakerghast: Option<i64>,
+    /// Fakerghast's "a few fake moves" variant: Orange and Blue may place that many pairs, as
+    /// `O,B`, each revealed at the end of its owner's next turn. Implies `--game fakerghast`.
+    #[arg(long, value_name = "O,B", allow_hyphen_values = true)]
+    fakes: Option<String>,
 }
 
 fn input_error(message: String) -> anyhow::Error {
@@ -103,13 +121,25 @@ fn input_error(message: String) -> anyhow::Error {
 impl GameOptions {
     /// The game `--game` names, if it was given.
     pub fn game(&self) -> Option<GameName> {
-        self.game
+        let hides = self.fakerghast.is_some() || self.fakes.is_some();
+        self.game.or(hides.then_some(GameName::Fakerghast))
     }
 
-    /// Runs `work` for the game `--game` names (Ghast by default).
+    /// Runs `work` for the game `--game` names (Ghast by default; Fakerghast when
+    /// `--fakerghast` or `--fakes` is given).
     pub fn run<W: GameWork>(&self, work: W) -> anyhow::Result<W::Output> {
-        let name = self.game.unwrap_or(GameName::Ghast).as_str();
+        let name = self.game().unwrap_or(GameName::Ghast).as_str();
         for_game(name, "the command line", "--game", work)
+    }
+
+    fn refuse_fakerghast_options(&self) -> anyhow::Result<()> {
+        self.refuse_options_of(
+            "Fakerghast",
+            &[
+                ("--fakerghast", self.fakerghast.is_some()),
+                ("--fakes", self.fakes.is_some()),
+            ],
+        )
     }
 
     fn refuse_options_of(&self, game: &str, flags: &[(&str, bool)]) -> anyhow::Result<()> {
@@ -136,6 +166,7 @@ impl CliGame for Ghast {
         base: Option<&GhastOptions>,
     ) -> anyhow::Result<GhastOptions> {
         flags.refuse_options_of("Ghodak", &[("--max-moves", flags.max_moves.is_some())])?;
+        flags.refuse_fakerghast_options()?;
         let base = base.map_or_else(ghast::RawOptions::default, |options| options.raw().clone());
         let vetoes = match &flags.vetoes {
             Some(text) => parse_vetoes(text).map_err(|e| input_error(e.to_string()))?,
@@ -179,6 +210,7 @@ impl CliGame for Ghodak {
                 ("--max-turns", flags.max_turns.is_some()),
             ],
         )?;
+        flags.refuse_fakerghast_options()?;
         let base = base.map_or_else(ghodak::RawOptions::default, |options| options.raw().clone());
         ghodak::RawOptions {
             size: flags.size.unwrap_or(base.size),
@@ -195,6 +227,64 @@ impl CliGame for Ghodak {
             ("--size", options.size().to_string()),
             ("--komi", options.komi().to_string()),
             ("--max-moves", options.max_moves().to_string()),
+        ])
+    }
+}
+
+impl CliGame for Fakerghast {
+    /// `--fakerghast D` and `--fakes O,B` each choose their variant: giving one sets the
+    /// other off, whatever the base options said.
+    fn options_from(
+        flags: &GameOptions,
+        base: Option<&FakerghastOptions>,
+    ) -> anyhow::Result<FakerghastOptions> {
+        flags.refuse_options_of("Ghodak", &[("--max-moves", flags.max_moves.is_some())])?;
+        let base = base.map_or_else(RawFakerghastOptions::default, |options| {
+            options.raw().clone()
+        });
+        let vetoes = match &flags.vetoes {
+            Some(text) => parse_vetoes(text).map_err(|e| input_error(e.to_string()))?,
+            None => base.vetoes,
+        };
+        let fakes = match &flags.fakes {
+            Some(text) => Some(parse_fakes(text).map_err(|e| input_error(e.to_string()))?),
+            None => None,
+        };
+        let (fakerghast, fakes) = match (flags.fakerghast, fakes) {
+            (None, None) => (base.fakerghast, base.fakes),
+            (Some(delay), None) => (delay, [0, 0]),
+            (None, Some(pairs)) => (0, pairs),
+            (Some(delay), Some(pairs)) => (delay, pairs),
+        };
+        RawFakerghastOptions {
+            size: flags.size.unwrap_or(base.size),
+            win_margin: flags.win_margin.unwrap_or(base.win_margin),
+            komi: flags.komi.unwrap_or(base.komi),
+            vetoes,
+            max_turns: flags.max_turns.or(base.max_turns),
+            fakerghast,
+            fakes,
+            ..base
+        }
+        .validate()
+        .map_err(|e| input_error(e.to_string()))
+    }
+
+    fn flags_of(options: &FakerghastOptions) -> Vec<String> {
+        let ghast = options.ghast();
+        let hiding = match options.hiding() {
+            Hiding::EveryTurn { delay } => ("--fakerghast", delay.to_string()),
+            Hiding::Fakes {
+                pairs: [orange, blue],
+            } => ("--fakes", format!("{orange},{blue}")),
+        };
+        words(&[
+            ("--game", Fakerghast::NAME.to_owned()),
+            ("--size", ghast.size().to_string()),
+            ("--win-margin", ghast.win_margin().to_string()),
+            ("--komi", ghast.komi().to_string()),
+            ("--max-turns", ghast.max_turns().to_string()),
+            hiding,
         ])
     }
 }

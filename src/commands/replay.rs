@@ -31,8 +31,8 @@ impl GameWork for Replay<'_> {
         let mut out = BufWriter::new(std::io::stdout().lock());
         writeln!(out, "{}", game.position_text())?;
         for text in moves.split_whitespace() {
-            match game.parse_action(text) {
-                Ok(action) => game.apply(action),
+            match game.parse_move(text) {
+                Ok(actions) => actions.into_iter().for_each(|action| game.apply(action)),
                 Err(error) => {
                     out.flush()?;
                     return Err(anyhow::Error::new(InputError(error)));

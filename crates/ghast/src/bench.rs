@@ -1,6 +1,7 @@
 //! Speed of the rules: random games on the standard board.
 
 use crate::bits::Bits;
+use crate::fakerghast::{Fakerghast, FakerghastOptions};
 use crate::options::GhastOptions;
 use crate::state::State;
 use rand::rngs::SmallRng;
@@ -53,6 +54,39 @@ pub fn random_games(duration: Duration, seed: u64) -> RulesSpeed {
     }
     RulesSpeed {
         placements,
+        games,
+        elapsed: start.elapsed(),
+    }
+}
+
+/// Counts from [`random_fakerghast_games`].
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct DecisionSpeed {
+    pub decisions: u64,
+    pub games: u64,
+    pub elapsed: Duration,
+}
+
+/// Plays whole random Fakerghast games (D = 2, the standard board) on this thread for about
+/// `duration`, through the `game::Game` interface that search uses: every decision (a real
+/// tile, a fake, a pass) uniformly from the full list of legal ones.
+pub fn random_fakerghast_games(duration: Duration, seed: u64) -> DecisionSpeed {
+    use game::Game;
+    let start_state = Fakerghast::new(&FakerghastOptions::default());
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let (mut decisions, mut games, mut legal) = (0, 0, Vec::new());
+    let start = Instant::now();
+    while start.elapsed() < duration {
+        let mut state = start_state.clone();
+        while state.outcome().is_none() {
+            state.legal_actions(&mut legal);
+            state.apply(legal[rng.random_range(0..legal.len())]);
+            decisions += 1;
+        }
+        games += 1;
+    }
+    DecisionSpeed {
+        decisions,
         games,
         elapsed: start.elapsed(),
     }

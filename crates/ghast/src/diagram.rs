@@ -1,6 +1,7 @@
 //! An ASCII picture of a position, for GTP's `showboard` and for people at a terminal.
 
 use crate::ghast::Ghast;
+use crate::hex::Geometry;
 use crate::position::Piece;
 use game::{Game, Side};
 use std::fmt::Write;
@@ -16,16 +17,22 @@ const PITCH: usize = 4;
 /// position string.
 pub fn diagram(game: &Ghast) -> String {
     let position = game.position();
-    let geometry = position.geometry;
+    let mut out = picture(position.geometry, |cell| tile_text(position.cells[cell]));
+    out.push_str(&summary(game));
+    out
+}
+
+/// The board's rows of hexes with their row numbers and column letters; `text(cell)` is what
+/// stands on a hex (two characters at most).
+pub(crate) fn picture(geometry: Geometry, text: impl Fn(usize) -> String) -> String {
     let radius = geometry.radius();
     let width = geometry.width() as i32;
     // Hex (x, y) sits 2x + y half-pitches right; the leftmost label, column a's at
     // (0, R - 1), starts the canvas.
     let column = |x: i32, y: i32| PITCH / 2 * (2 * x + y + 1 - radius) as usize;
-    let mut lines: Vec<(String, Vec<u8>)> =
-        (-1..width).map(|_| (String::new(), Vec::new())).collect();
+    let mut lines: Vec<Vec<u8>> = (-1..width).map(|_| Vec::new()).collect();
     let mut put = |x: i32, y: i32, text: &str| {
-        let line = &mut lines[(y + 1) as usize].1;
+        let line = &mut lines[(y + 1) as usize];
         let at = column(x, y);
         if line.len() < at + text.len() {
             line.resize(at + text.len(), b' ');
@@ -38,16 +45,15 @@ pub fn diagram(game: &Ghast) -> String {
     }
     for y in 0..width {
         for x in geometry.row(y) {
-            put(x, y, &tile_text(position.cells[geometry.cell(x, y)]));
+            put(x, y, &text(geometry.cell(x, y)));
         }
     }
     let mut out = String::new();
-    for (y, (_, line)) in lines.iter().enumerate() {
+    for (y, line) in lines.iter().enumerate() {
         let label = if y == 0 { String::new() } else { y.to_string() };
         let row = String::from_utf8_lossy(line);
         writeln!(out, "{label:>2} {}", row.trim_end()).expect("writing to a String");
     }
-    out.push_str(&summary(game));
     out
 }
 
@@ -58,7 +64,7 @@ fn tile_text(piece: Option<Piece>) -> String {
     }
 }
 
-fn colour_letter(side: Side) -> char {
+pub(crate) fn colour_letter(side: Side) -> char {
     match side {
         Side::First => 'O',
         Side::Second => 'B',

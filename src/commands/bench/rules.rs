@@ -4,7 +4,8 @@ use std::time::Duration;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// The game whose rules to time: Ghast on the standard 6-sided board, or Ghodak on 9 x 9.
+    /// The game whose rules to time: Ghast or Fakerghast (D = 2) on the standard 6-sided
+    /// board, or Ghodak on 9 x 9.
     #[arg(long, value_enum, default_value_t = GameName::Ghast)]
     game: GameName,
     /// Print one JSON object instead of a sentence.
@@ -19,6 +20,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match args.game {
         GameName::Ghast => report_ghast(&args),
         GameName::Ghodak => report_ghodak(&args),
+        GameName::Fakerghast => report_fakerghast(&args),
     }
     Ok(())
 }
@@ -58,6 +60,29 @@ fn report_ghodak(args: &Args) {
             speed.games_per_sec(),
             speed.games,
             speed.moves
+        );
+    }
+}
+
+/// Fakerghast through the `Game` interface search uses.
+fn report_fakerghast(args: &Args) {
+    let speed = ghast::bench::random_fakerghast_games(args.seconds, 1);
+    let seconds = speed.elapsed.as_secs_f64();
+    let (per_sec, games_per_sec) = (
+        speed.decisions as f64 / seconds,
+        speed.games as f64 / seconds,
+    );
+    if args.json {
+        let report = serde_json::json!({
+            "decisions_per_sec": per_sec,
+            "games_per_sec": games_per_sec,
+        });
+        println!("{report}");
+    } else {
+        println!(
+            "rules (fakerghast, D = 2): {per_sec:.0} decisions/s, {games_per_sec:.0} games/s \
+             ({} games, {} decisions, one thread, each chosen from the full list of legal ones)",
+            speed.games, speed.decisions,
         );
     }
 }

@@ -12,11 +12,13 @@ mod game_impl;
 mod moves;
 mod options;
 mod planes;
+mod show;
 mod state;
 
 pub use moves::{Decision, Move, Placement};
 pub use options::{FakerghastOptions, Hiding, RawFakerghastOptions};
 pub use planes::CHANNELS;
+pub use show::{Board, Cell, FaceDown};
 
 use crate::action::MoveError;
 use crate::bits::{Bits, U256};

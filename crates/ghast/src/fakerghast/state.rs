@@ -401,12 +401,23 @@ impl<B: Bits> HiddenState<B> {
     }
 
     /// Replaces which tile of each pair of the side not to move is real by a fair coin per
-    /// pair: what the side to move believes when it knows nothing but the public moves.
+    /// pair: what the side to move believes when it knows nothing but the public moves. The
+    /// coin picks a tile by board order, not "keep or swap", so the truth leaves no trace.
     pub fn sample_hidden(&mut self, mut seed: u64) {
         let viewer = self.to_move as u8;
         for pair in &mut self.pairs[..usize::from(self.pair_count)] {
-            if pair.owner != viewer && splitmix64(&mut seed) & 1 == 1 {
-                std::mem::swap(&mut pair.real, &mut pair.fake);
+            if pair.owner != viewer {
+                let (first, second) = if pair.real.cell < pair.fake.cell {
+                    (pair.real, pair.fake)
+                } else {
+                    (pair.fake, pair.real)
+                };
+                let first_is_real = splitmix64(&mut seed) & 1 == 1;
+                (pair.real, pair.fake) = if first_is_real {
+                    (first, second)
+                } else {
+                    (second, first)
+                };
             }
         }
     }
