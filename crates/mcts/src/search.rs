@@ -77,7 +77,9 @@ impl<G: Game> Search<G> {
         }
         tree.set_budget(visits);
         self.batch.run(std::slice::from_mut(tree), evaluator);
-        let (action, value) = match winning_move(game) {
+        // The sample, not `game`: whether a move wins at once can depend on hidden tiles (a
+        // pass that ends the game reveals every pair before the score).
+        let (action, value) = match winning_move(tree.searched_game()) {
             Some(action) => (action, 1.0),
             None => (tree.best_action(), tree.root_value()),
         };

@@ -1,12 +1,13 @@
 use super::Player;
 use game::Game;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
 /// The move that leaves the best score difference right after it, ties at random: one ply of
 /// lookahead and no more. (In Ghast a placement may wait for the opponent's veto answer; the
-/// score is read before that answer.)
+/// score is read before that answer.) In a game with hidden information it looks only at a
+/// sample of what it cannot see ([`Game::sample_hidden`]).
 #[derive(Clone, Debug)]
 pub struct GreedyPlayer {
     rng: ChaCha8Rng,
@@ -31,12 +32,21 @@ impl<G: Game> Player<G> for GreedyPlayer {
 
     fn choose(&mut self, game: &G) -> usize {
         let me = game.to_move();
-        game.legal_actions(&mut self.legal);
+        let sampled;
+        let seen = if G::HIDDEN_INFORMATION {
+            let mut sample = game.clone();
+            sample.sample_hidden(self.rng.random());
+            sampled = sample;
+            &sampled
+        } else {
+            game
+        };
+        seen.legal_actions(&mut self.legal);
         self.best.clear();
         let mut best_lead = f32::NEG_INFINITY;
-        let mut after = game.clone();
+        let mut after = seen.clone();
         for &action in &self.legal {
-            after.clone_from(game);
+            after.clone_from(seen);
             after.apply(action);
             let lead = after.score(me) - after.score(me.other());
             if lead > best_lead {

@@ -13,7 +13,7 @@ use crate::arena::{Arena, Edge, NodeId, NodeState, ROOT};
 use crate::config::{Formula, SearchConfig};
 use game::{Game, Side};
 use gumbel::GumbelRoot;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::ops::Range;
 
@@ -33,7 +33,13 @@ struct Leaf {
 #[derive(Clone, Debug)]
 pub struct Tree<G: Game> {
     config: SearchConfig,
+    /// The position searched: the game itself, or, in a game with hidden information, the
+    /// game with what the side to move cannot know replaced by a sample
+    /// ([`Game::sample_hidden`]), drawn afresh whenever the root changes.
     root_state: G,
+    /// In a game with hidden information, the true position, which no descent ever starts
+    /// from: moves are played on it, and the root is sampled from it again.
+    truth: Option<G>,
     arena: Arena,
     /// The arena `advance` copies the kept subtree into; swapped with `arena` afterwards.
     spare: Arena,
@@ -62,6 +68,7 @@ impl<G: Game> Tree<G> {
         let root_noise = config.root_noise;
         let mut tree = Self {
             config,
+            truth: G::HIDDEN_INFORMATION.then(|| game.clone()),
             root_state: game,
             arena: Arena::default(),
             spare: Arena::default(),
@@ -79,21 +86,44 @@ impl<G: Game> Tree<G> {
             raw_root_priors: Vec::new(),
             gumbel: GumbelRoot::default(),
         };
+        tree.sample_root();
         tree.reset_root();
         tree
     }
 
     /// Starts over from `game`, keeping the allocations.
     pub fn reset(&mut self, game: &G) {
+        if let Some(truth) = &mut self.truth {
+            truth.clone_from(game);
+        }
         self.root_state.clone_from(game);
+        self.sample_root();
         self.reset_root();
+    }
+
+    /// In a game with hidden information, replaces the root's hidden part by a new sample
+    /// from the tree's own generator, so that the search depends on the seed and on what the
+    /// side to move knows, never on the truth.
+    fn sample_root(&mut self) {
+        if self.truth.is_some() {
+            self.root_state.sample_hidden(self.rng.random());
+        }
     }
 
     /// Plays `action` at the root. The subtree below it, statistics included, becomes the new
     /// tree; an action the search never tried starts a fresh tree, and so does every action
     /// under Gumbel search, whose sequential halving schedules a root's visits from zero.
+    /// In a game with hidden information the tree always starts afresh, from a new sample of
+    /// the true position after `action`: its nodes hold positions of the old sample.
     pub fn advance(&mut self, action: usize) {
         debug_assert!(self.leaves.is_empty(), "advance between steps only");
+        if let Some(truth) = &mut self.truth {
+            truth.apply(action);
+            self.root_state.clone_from(truth);
+            self.sample_root();
+            self.reset_root();
+            return;
+        }
         let child = self
             .arena
             .edges_of(ROOT)
@@ -113,8 +143,14 @@ impl<G: Game> Tree<G> {
         }
     }
 
-    /// The position at the root.
+    /// The position at the root: the true one, whatever sample the search runs on.
     pub fn game(&self) -> &G {
+        self.truth.as_ref().unwrap_or(&self.root_state)
+    }
+
+    /// The position the search runs on: [`Tree::game`] itself, or in a game with hidden
+    /// information, its sample.
+    pub fn searched_game(&self) -> &G {
         &self.root_state
     }
 
