@@ -1,6 +1,6 @@
 //! `ghast export` and `ghast gtp` driven over pipes, as a GUI or tournament manager would.
 
-use ghast::{GhastOptions, RawOptions};
+use ghast::{Fakerghast, FakerghastOptions, GhastOptions, RawFakerghastOptions, RawOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -19,13 +19,13 @@ fn bundle(dir: &Path) -> PathBuf {
     }
     .validate()
     .unwrap();
+    export::<ghast::Ghast>(dir, &options)
+}
+
+/// An untrained tiny network for games of `G` with `options`, exported with 8 visits.
+fn export<G: game::Planes>(dir: &Path, options: &G::Options) -> PathBuf {
     let weights = dir.join("gen-0000.safetensors");
-    play::save_untrained::<ghast::Ghast>(
-        &weights,
-        &options,
-        play::tiny_config::<ghast::Ghast>(&options),
-    )
-    .unwrap();
+    play::save_untrained::<G>(&weights, options, play::tiny_config::<G>(options)).unwrap();
     let out = dir.join("bot");
     let status = ghast()
         .args(["export", "--visits", "8", "--checkpoint"])
@@ -174,4 +174,148 @@ fn a_damaged_bundle_is_refused_with_status_2() {
         stderr.contains("bot.toml: malformed bot settings"),
         "{stderr}"
     );
+}
+
+fn fakerghast_options() -> FakerghastOptions {
+    RawFakerghastOptions {
+        size: 3,
+        win_margin: 3,
+        max_turns: Some(24),
+        fakerghast: 1,
+        ..RawFakerghastOptions::default()
+    }
+    .validate()
+    .unwrap()
+}
+
+/// Fakerghast over GTP: the engine answers `genmove` with its pair in full, takes the
+/// opponent's pairs in public form and learns each real tile from the reveal (`/hex`), so its
+/// score keeps to the referee's while the game goes on; a reveal that names no pair due is
+/// refused.
+#[test]
+fn fakerghast_engines_are_told_the_public_form_and_learn_reveals() {
+    use game::{Game, GtpGame, Side};
+    let temp = tempfile::tempdir().unwrap();
+    let options = fakerghast_options();
+    let mut gtp = Gtp::start(&export::<Fakerghast>(temp.path(), &options));
+    gtp.ok("boardsize 3");
+    gtp.ok("clear_board");
+    let mut referee = Fakerghast::new(&options);
+    let (mut legal, mut reveals) = (Vec::new(), 0);
+    while referee.outcome().is_none() {
+        if referee.to_move() == Side::First {
+            let generated = gtp.ok("genmove orange");
+            assert!(
+                generated == "pass" || generated.contains('+'),
+                "a full pair: {generated}"
+            );
+            referee.play_told(&generated).unwrap();
+        } else {
+            let before = referee.clone();
+            let mut actions = Vec::new();
+            loop {
+                referee.legal_actions(&mut legal);
+                actions.push(legal[0]);
+                referee.apply(legal[0]);
+                if !referee.mid_move() {
+                    break;
+                }
+            }
+            let public = Fakerghast::told_move(&before, &actions, &referee, Side::First);
+            assert!(!public.contains('+'), "{public}");
+            if let Some((tiles, _)) = public.split_once('/') {
+                reveals += 1;
+                let board = game::BoardView::board(&before);
+                let empty = board
+                    .cells
+                    .iter()
+                    .find(|c| c.tile.is_none() && c.face_down.is_none());
+                let wrong = &empty.unwrap().name;
+                let refused = gtp.send(&format!("play blue {tiles}/{wrong}"));
+                assert!(
+                    refused.starts_with("? illegal move:") && refused.contains("no pair of blue"),
+                    "{refused}"
+                );
+            }
+            gtp.ok(&format!("play blue {public}"));
+        }
+        // The reveal before scoring at the end is no move's: the engine cannot know it.
+        if referee.outcome().is_none() {
+            assert_eq!(gtp.ok("final_score"), referee.final_score(), "{referee}");
+        }
+    }
+    assert!(reveals > 0, "blue's pairs were revealed to the engine");
+}
+
+/// Two engines play Fakerghast under the arena as referee: whole games, records that
+/// `ghast replay` reads back, and neither engine ever told which tile of the other's pair is
+/// real (every `play` of the opponent's move is in public form).
+#[test]
+fn two_engines_play_fakerghast_through_the_arena() {
+    let temp = tempfile::tempdir().unwrap();
+    let bot = export::<Fakerghast>(temp.path(), &fakerghast_options());
+    let engine = |name: &str| {
+        let log = temp.path().join(format!("{name}.log"));
+        let script = temp.path().join(format!("{name}.sh"));
+        std::fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\ntee -a '{}' | exec '{}' gtp --cpu --bot '{}'\n",
+                log.display(),
+                env!("CARGO_BIN_EXE_ghast"),
+                bot.display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+        (format!("gtp:{}", script.display()), log)
+    };
+    let ((first, first_log), (second, second_log)) = (engine("first"), engine("second"));
+    let out = temp.path().join("records");
+    let output = ghast()
+        .args(["arena", &first, &second, "--games", "2", "--threads", "1"])
+        .args(["--fakerghast", "1", "--size", "3", "--win-margin", "3"])
+        .args(["--max-turns", "24", "--out"])
+        .arg(&out)
+        .env("GHAST_LOG", "warn")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("2 games"), "{stdout}");
+    let summary = std::fs::read_to_string(out.join("match.json")).unwrap();
+    assert!(!summary.contains("forfeit\": \""), "{summary}");
+    for log in [first_log, second_log] {
+        let commands = std::fs::read_to_string(log).unwrap();
+        // Per game (from `clear_board` on): the engine's colour is the one it generates for;
+        // the other colour's moves reach it in public form, its own (openings) in full.
+        let mut told_opponent_moves = 0;
+        for game in commands.split("clear_board").skip(1) {
+            let own = game
+                .lines()
+                .find_map(|l| l.strip_prefix("genmove "))
+                .expect("the engine moved");
+            for play in game.lines().filter_map(|l| l.strip_prefix("play ")) {
+                let (colour, text) = play.split_once(' ').unwrap();
+                if colour != own {
+                    told_opponent_moves += 1;
+                    assert!(!text.contains('+'), "told a real tile: {play}");
+                }
+            }
+        }
+        assert!(told_opponent_moves > 0, "{commands}");
+    }
+    for index in 0..2 {
+        let moves = std::fs::read_to_string(out.join(format!("game-{index:04}.moves"))).unwrap();
+        let mut referee = Fakerghast::new(&fakerghast_options());
+        for text in moves.split_whitespace() {
+            referee.play(text).unwrap_or_else(|e| panic!("{e}"));
+        }
+        assert!(referee.result().is_some(), "{moves}");
+    }
 }

@@ -4,7 +4,7 @@
 //! play an illegal move; [`Agent`] lets every call fail, and the runner turns a failure into a
 //! lost game for that agent instead of aborting the match.
 
-use game::Game;
+use game::{Game, Side};
 use mcts::players::Player;
 use thiserror::Error;
 
@@ -22,8 +22,8 @@ pub struct AgentFailure(pub String);
 
 /// One side of a game.
 pub trait Agent<G: Game> {
-    /// A new game with `options` starts.
-    fn new_game(&mut self, options: &G::Options) -> Result<(), AgentFailure>;
+    /// A new game with `options` starts, the agent playing `side`.
+    fn new_game(&mut self, options: &G::Options, side: Side) -> Result<(), AgentFailure>;
 
     /// The agent's move in `game`, which is not over and has the agent to move.
     fn choose(&mut self, game: &G) -> Result<Choice, AgentFailure>;
@@ -36,7 +36,7 @@ pub trait Agent<G: Game> {
 pub struct Local<P>(pub P);
 
 impl<G: Game, P: Player<G>> Agent<G> for Local<P> {
-    fn new_game(&mut self, _options: &G::Options) -> Result<(), AgentFailure> {
+    fn new_game(&mut self, _options: &G::Options, _side: Side) -> Result<(), AgentFailure> {
         self.0.reset();
         Ok(())
     }

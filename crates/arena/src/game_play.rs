@@ -17,12 +17,14 @@ pub struct Ending {
 }
 
 /// `moves` random legal actions from the start, never one that ends the game, so every
-/// opening leaves a game to play; shorter only if every move would end it.
+/// opening leaves a game to play; shorter only if every move would end it, longer by the
+/// actions that finish a move of several ([`Game::mid_move`]), so that every side is told
+/// whole moves.
 pub fn random_opening<G: Game>(options: &G::Options, moves: usize, seed: u64) -> Vec<usize> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut game = G::new(options);
     let (mut legal, mut opening) = (Vec::new(), Vec::with_capacity(moves));
-    while opening.len() < moves {
+    while opening.len() < moves || game.mid_move() {
         game.legal_actions(&mut legal);
         legal.retain(|&action| {
             let mut after = game.clone();
@@ -67,7 +69,7 @@ fn play_moves<G: Game>(
 ) -> Result<Ending, (Side, AgentFailure)> {
     for side in Side::BOTH {
         agents[side.index()]
-            .new_game(game.options())
+            .new_game(game.options(), side)
             .map_err(|why| (side, why))?;
     }
     let mut next = opening.iter().copied();

@@ -3,13 +3,14 @@
 //! Per game the arena sends `boardsize`, `komi` and `clear_board`, then `genmove` for the
 //! engine's moves and `play` for every other move (openings included), with the game's
 //! colours (`orange`/`blue` for Ghast, `black`/`white` for Go-like games) and moves in its
-//! notation; `quit` when the engine is dropped.
+//! notation, as the engine's side may be told them (Fakerghast: the opponent's pairs in public
+//! form); `quit` when the engine is dropped.
 //! Replies are read on a helper thread so that a hung engine costs a timeout, not the match.
 
 use crate::agent::{Agent, AgentFailure, Choice};
-use game::{GtpGame, colour_name};
+use game::{GtpGame, Side, colour_name};
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
-use std::marker::PhantomData;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::thread;
@@ -140,27 +141,41 @@ impl Drop for GtpEngine {
     }
 }
 
-/// A GTP engine playing game `G`.
+/// A GTP engine playing game `G`, told whole moves: a move of several actions (Fakerghast's
+/// pair) is sent once complete, in full if it is the engine's own (an opening move) and in
+/// the public form if it is the opponent's, so the engine never learns what its side may
+/// not know.
 pub struct GtpAgent<G> {
     engine: GtpEngine,
-    /// The next observed move is the one the engine just generated, so it already knows it.
-    generated: bool,
-    game: PhantomData<fn(G)>,
+    /// The side the engine plays in this game.
+    side: Side,
+    /// Actions of the engine's last answer still to hand to the referee, one per `choose`.
+    queued: VecDeque<usize>,
+    /// Actions the engine generated that the referee has not reported back yet: the engine
+    /// knows them already.
+    generated: usize,
+    /// The move being observed: the position before it and its actions so far.
+    turn: Option<(G, Vec<usize>)>,
 }
 
 impl<G> GtpAgent<G> {
     pub fn new(engine: GtpEngine) -> GtpAgent<G> {
         GtpAgent {
             engine,
-            generated: false,
-            game: PhantomData,
+            side: Side::First,
+            queued: VecDeque::new(),
+            generated: 0,
+            turn: None,
         }
     }
 }
 
 impl<G: GtpGame> Agent<G> for GtpAgent<G> {
-    fn new_game(&mut self, options: &G::Options) -> Result<(), AgentFailure> {
-        self.generated = false;
+    fn new_game(&mut self, options: &G::Options, side: Side) -> Result<(), AgentFailure> {
+        self.side = side;
+        self.queued.clear();
+        self.generated = 0;
+        self.turn = None;
         self.engine
             .send(&format!("boardsize {}", G::options_size(options)))?;
         self.engine
@@ -170,30 +185,48 @@ impl<G: GtpGame> Agent<G> for GtpAgent<G> {
     }
 
     fn choose(&mut self, game: &G) -> Result<Choice, AgentFailure> {
+        if let Some(action) = self.queued.pop_front() {
+            return Ok(Choice::Play(action));
+        }
         let reply = self
             .engine
             .send(&format!("genmove {}", colour_name::<G>(game.to_move())))?;
         if reply.eq_ignore_ascii_case("resign") {
             return Ok(Choice::Resign);
         }
-        let action = game.parse_action(&reply).map_err(|why| {
+        let actions = game.parse_move(&reply).map_err(|why| {
             AgentFailure(format!(
                 "engine `{}` played the illegal move `{reply}`: {why}",
                 self.engine.name()
             ))
         })?;
-        self.generated = true;
-        Ok(Choice::Play(action))
+        self.generated = actions.len();
+        self.queued = actions.into();
+        let first = self.queued.pop_front().ok_or_else(|| {
+            AgentFailure(format!("engine `{}` answered no move", self.engine.name()))
+        })?;
+        Ok(Choice::Play(first))
     }
 
     fn observe(&mut self, before: &G, action: usize) -> Result<(), AgentFailure> {
-        if std::mem::take(&mut self.generated) {
+        let (_, actions) = self
+            .turn
+            .get_or_insert_with(|| (before.clone(), Vec::new()));
+        actions.push(action);
+        let mut after = before.clone();
+        after.apply(action);
+        if after.mid_move() && after.outcome().is_none() {
             return Ok(());
         }
-        let text = before.action_to_string(action);
+        let (start, actions) = self.turn.take().expect("a move is being observed");
+        if self.generated > 0 {
+            self.generated = self.generated.saturating_sub(actions.len());
+            return Ok(());
+        }
+        let text = G::told_move(&start, &actions, &after, self.side);
         self.engine.send(&format!(
             "play {} {text}",
-            colour_name::<G>(before.to_move())
+            colour_name::<G>(start.to_move())
         ))?;
         Ok(())
     }

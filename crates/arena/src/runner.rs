@@ -227,7 +227,7 @@ impl<G: Game> Match<'_, G> {
                     index: 2 * pair + a_side.index() as u32,
                     a_side,
                     players: [first.clone(), second.clone()],
-                    moves: move_texts::<G>(&self.options, &moves),
+                    moves: game::moves_in_full(&G::new(&self.options), &moves),
                     opening_moves: opening.len(),
                     ending,
                 };
@@ -242,19 +242,6 @@ impl<G: Game> Match<'_, G> {
 /// A game's score in half points (win 2, draw 1, loss 0), as pentanomial pairs count it.
 fn half_points(wdl: Wdl) -> u8 {
     (2 * wdl.wins + wdl.draws) as u8
-}
-
-/// The actions in text notation, each read in the position where it was played.
-fn move_texts<G: Game>(options: &G::Options, actions: &[usize]) -> Vec<String> {
-    let mut game = G::new(options);
-    actions
-        .iter()
-        .map(|&action| {
-            let text = game.action_to_string(action);
-            game.apply(action);
-            text
-        })
-        .collect()
 }
 
 /// An independent seed for `stream` under `seed` (SplitMix64's finaliser).

@@ -126,4 +126,58 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn parse_move(&self, text: &str) -> Result<Vec<usize>, String> {
         Ok(vec![self.parse_action(text)?])
     }
+
+    /// Whether the side to move is in the middle of a move made of several actions and goes
+    /// on with it (Fakerghast: a real tile chosen, its fake not yet). A move as players write
+    /// it ends where this is false.
+    fn mid_move(&self) -> bool {
+        false
+    }
+
+    /// The move made of `actions`, played from `before` to give `after`, as `viewer` is told
+    /// it: in full to the side that made it; to the other side, in a game with hidden
+    /// information, its public form (Fakerghast: a pair's two tiles, not which is real, and
+    /// the real tiles its turn revealed). By default the actions' text, the same for both.
+    fn told_move(before: &Self, actions: &[usize], after: &Self, viewer: Side) -> String {
+        let _ = (after, viewer);
+        let mut game = before.clone();
+        let mut text = String::new();
+        for &action in actions {
+            text.push_str(&game.action_to_string(action));
+            game.apply(action);
+        }
+        text
+    }
+
+    /// Plays a move in the form [`Game::told_move`] writes it for this side, checked first:
+    /// an illegal or malformed one changes nothing. Returns the actions played. A program
+    /// that holds only its own view (a GTP engine) keeps up with the game this way.
+    fn play_told(&mut self, text: &str) -> Result<Vec<usize>, String> {
+        let actions = self.parse_move(text)?;
+        for &action in &actions {
+            self.apply(action);
+        }
+        Ok(actions)
+    }
+}
+
+/// The moves of a game played from `start` by `actions`, each in full as its mover writes it
+/// ([`Game::told_move`]): what records store and `ghast replay` reads.
+pub fn moves_in_full<G: Game>(start: &G, actions: &[usize]) -> Vec<String> {
+    let mut game = start.clone();
+    let mut before = start.clone();
+    let mut turn = Vec::new();
+    let mut moves = Vec::new();
+    for &action in actions {
+        if turn.is_empty() {
+            before.clone_from(&game);
+        }
+        game.apply(action);
+        turn.push(action);
+        if !game.mid_move() {
+            moves.push(G::told_move(&before, &turn, &game, before.to_move()));
+            turn.clear();
+        }
+    }
+    moves
 }

@@ -127,6 +127,8 @@ pub enum MoveProblem {
     NothingToKeepSingle,
     #[error("the real tile {real} awaits its fake (a placement) or `single`")]
     FakeAwaited { real: String },
+    #[error("no pair of {side} with a tile on {hex} is revealed this turn")]
+    NoRevealDue { side: &'static str, hex: String },
 }
 
 #[cfg(test)]

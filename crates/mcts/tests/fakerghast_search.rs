@@ -41,12 +41,10 @@ fn twins(turns: usize, seed: u64) -> (Fakerghast, Fakerghast) {
     let last = moves.len();
     for (turn, &played) in moves.iter().enumerate() {
         twin.apply_move(match played {
-            Move::Pair { real, fake } if turn + 4 >= last && (last - turn) % 2 == 1 => {
-                Move::Pair {
-                    real: fake,
-                    fake: real,
-                }
-            }
+            Move::Pair { real, fake } if turn + 4 >= last && (last - turn) % 2 == 1 => Move::Pair {
+                real: fake,
+                fake: real,
+            },
             other => other,
         });
     }
@@ -62,10 +60,16 @@ fn states_that_differ_only_in_hidden_choices_get_the_same_search() {
             continue;
         }
         assert_ne!(game.full_text(), twin.full_text(), "the twins differ");
-        assert_eq!(game.view_text(game.to_move()), twin.view_text(twin.to_move()));
+        assert_eq!(
+            game.view_text(game.to_move()),
+            twin.view_text(twin.to_move())
+        );
         // The truth decides games: random playouts from the true states, with the same dice,
         // end differently for some pair of twins, so a search that read it would differ too.
-        let mut rng = (ChaCha8Rng::seed_from_u64(seed), ChaCha8Rng::seed_from_u64(seed));
+        let mut rng = (
+            ChaCha8Rng::seed_from_u64(seed),
+            ChaCha8Rng::seed_from_u64(seed),
+        );
         let (mut a, mut b) = (game.clone(), twin.clone());
         let mut legal = Vec::new();
         let outcomes: (Outcome, Outcome) = (
@@ -76,15 +80,19 @@ fn states_that_differ_only_in_hidden_choices_get_the_same_search() {
             truth_mattered += 1;
         }
         let search = |state: &Fakerghast| {
-            Search::new(SearchConfig::default(), 11).run(
-                state,
-                &mut RolloutEvaluator::new(5),
-                300,
-            )
+            Search::new(SearchConfig::default(), 11).run(state, &mut RolloutEvaluator::new(5), 300)
         };
-        assert_eq!(search(&game), search(&twin), "seed {seed}: {}", game.full_text());
+        assert_eq!(
+            search(&game),
+            search(&twin),
+            "seed {seed}: {}",
+            game.full_text()
+        );
         let mut greedy = (GreedyPlayer::new(3), GreedyPlayer::new(3));
         assert_eq!(greedy.0.choose(&game), greedy.1.choose(&twin));
     }
-    assert!(truth_mattered > 0, "the hidden truth never changed a playout");
+    assert!(
+        truth_mattered > 0,
+        "the hidden truth never changed a playout"
+    );
 }

@@ -1,7 +1,7 @@
 //! `game::Game` for [`Fakerghast`]: one action per decision (real tile, fake tile, `single`,
 //! `pass`).
 
-use super::moves::Decision;
+use super::moves::{Decision, Move};
 use super::options::FakerghastOptions;
 use super::{Fakerghast, with_hidden};
 use crate::action::MoveError;
@@ -108,5 +108,53 @@ impl Game for Fakerghast {
     fn parse_move(&self, text: &str) -> Result<Vec<usize>, String> {
         let played = Fakerghast::parse_move(self, text).map_err(|error| error.to_string())?;
         Ok(self.decisions(played))
+    }
+
+    fn mid_move(&self) -> bool {
+        self.pending().is_some()
+    }
+
+    /// In full to its mover (`f6:3+g7:1`), in public form to the other side
+    /// (`f6:3,g7:1/c2`).
+    fn told_move(before: &Self, actions: &[usize], after: &Self, viewer: Side) -> String {
+        let geometry = after.options().ghast().geometry();
+        match after.last_move() {
+            Some(played) if viewer == before.to_move() => played.to_text(geometry),
+            Some(_) => after.last_move_public().unwrap_or_default(),
+            None => actions
+                .iter()
+                .map(|&action| before.action_to_string(action))
+                .collect(),
+        }
+    }
+
+    /// The full form of a move of the side to move, or the public form of a move told to the
+    /// other side: a pair whose real tile it does not know gets one assumed until its reveal
+    /// (`/hex`) says which.
+    fn play_told(&mut self, text: &str) -> Result<Vec<usize>, String> {
+        if !text.contains([',', '/']) {
+            let actions = Game::parse_move(self, text)?;
+            actions.iter().for_each(|&action| self.apply(action));
+            return Ok(actions);
+        }
+        let geometry = self.options().ghast().geometry();
+        let refused = |reason| {
+            MoveError {
+                text: text.to_string(),
+                reason,
+            }
+            .to_string()
+        };
+        let (played, reveals) =
+            Move::parse_public(text, geometry).map_err(|error| error.to_string())?;
+        with_hidden!(self, s => s.check_move(played)).map_err(refused)?;
+        let mut next = self.clone();
+        for cell in reveals {
+            with_hidden!(&mut next, s => s.learn_reveal(cell)).map_err(refused)?;
+        }
+        let actions = next.decisions(played);
+        next.apply_move(played);
+        *self = next;
+        Ok(actions)
     }
 }

@@ -112,6 +112,34 @@ impl Move {
         .map_err(|e: MoveProblem| error(e))
     }
 
+    /// Reads the public form (`f6:3,g7:1/c2`, `e3:1`, `pass/c2`): the move, with the first
+    /// tile of a pair taken as real for want of knowing, and the hexes of the real tiles that
+    /// the turn reveals.
+    pub fn parse_public(text: &str, geometry: Geometry) -> Result<(Move, Vec<usize>), MoveError> {
+        let error = |reason| MoveError {
+            text: text.to_string(),
+            reason,
+        };
+        let mut parts = text.split('/');
+        let tiles = parts.next().unwrap_or_default();
+        let played = match tiles.split_once(',') {
+            Some((first, second)) => Move::Pair {
+                real: Placement::parse(first, geometry).map_err(error)?,
+                fake: Placement::parse(second, geometry).map_err(error)?,
+            },
+            None if tiles.eq_ignore_ascii_case("pass") => Move::Pass,
+            None => Move::Single(Placement::parse(tiles, geometry).map_err(error)?),
+        };
+        let reveals = parts
+            .map(|hex| {
+                geometry
+                    .parse_hex(hex)
+                    .map_err(|e| error(MoveProblem::Hex(e)))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok((played, reveals))
+    }
+
     /// The decisions this move is made of, in order, given whether its first placement
     /// awaits a second decision (`pairs_possible`): a pair is its real tile then its fake; a
     /// single tile under `fakes` with pairs left is the tile then `single`.

@@ -248,6 +248,26 @@ impl<B: Bits> HiddenState<B> {
         }
     }
 
+    /// Makes the tile on `cell` the real one of its pair: the pair of the side to move that
+    /// this turn reveals, whose truth a program that was told only the public form learns
+    /// now.
+    pub fn learn_reveal(&mut self, cell: usize) -> Result<(), MoveProblem> {
+        let mover = self.to_move as u8;
+        let count = usize::from(self.pair_count);
+        let pair = self.pairs[..count]
+            .iter_mut()
+            .filter(|pair| pair.owner == mover && pair.left == 1)
+            .find(|pair| usize::from(pair.real.cell) == cell || usize::from(pair.fake.cell) == cell)
+            .ok_or_else(|| MoveProblem::NoRevealDue {
+                side: side_name(self.to_move),
+                hex: self.tables.geometry.hex_name(cell),
+            })?;
+        if usize::from(pair.fake.cell) == cell {
+            std::mem::swap(&mut pair.real, &mut pair.fake);
+        }
+        Ok(())
+    }
+
     pub fn legal_actions(&self, out: &mut Vec<usize>) {
         out.clear();
         if self.result.is_some() {

@@ -1,7 +1,7 @@
 use super::Player;
 use game::Game;
-use rand::{Rng, SeedableRng};
 use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// The move that leaves the best score difference right after it, ties at random: one ply of

@@ -89,36 +89,46 @@ impl<G: GtpGame + Planes> Engine<G> {
     fn komi(&mut self, komi: &str) -> Response {
         let komi: f64 = komi.parse().map_err(|_| "komi not a float".to_owned())?;
         let options = G::with_komi(&self.options, komi)?;
-        self.reset(options, self.start.clone(), self.actions.clone());
+        self.reset(options, self.start.clone(), self.moves.clone());
         Ok(String::new())
     }
 
+    /// A move as the engine's side is told it: its own in full, the other side's in the
+    /// public form of a game with hidden information.
     fn play(&mut self, colour: &str, text: &str) -> Response {
         self.check_turn(colour)?;
-        let action = self
+        let actions = self
             .game
-            .parse_action(text)
+            .play_told(text)
             .map_err(|reason| format!("illegal move: {reason}"))?;
-        self.apply(action);
+        for action in actions {
+            self.bot.observe(action);
+        }
+        self.moves.push(text.to_owned());
         Ok(String::new())
     }
 
+    /// Searches each action of the move (a Fakerghast pair is two: the real tile, then the
+    /// fake) and answers the move in full.
     fn genmove(&mut self, colour: &str) -> Response {
         self.check_turn(colour)?;
-        let analysis = self
-            .bot
-            .analyze(&self.game, None)
-            .map_err(|e| e.to_string())?;
-        Ok(self.apply(analysis.best))
-    }
-
-    /// Plays `action` and returns it in text.
-    fn apply(&mut self, action: usize) -> String {
-        let text = self.game.action_to_string(action);
-        self.game.apply(action);
-        self.actions.push(action);
-        self.bot.observe(action);
-        text
+        let before = self.game.clone();
+        let mut actions = Vec::new();
+        loop {
+            let analysis = self
+                .bot
+                .analyze(&self.game, None)
+                .map_err(|e| e.to_string())?;
+            self.game.apply(analysis.best);
+            self.bot.observe(analysis.best);
+            actions.push(analysis.best);
+            if !self.game.mid_move() || self.game.outcome().is_some() {
+                break;
+            }
+        }
+        let text = G::told_move(&before, &actions, &self.game, before.to_move());
+        self.moves.push(text.clone());
+        Ok(text)
     }
 
     /// Checks that `colour` is the side to move (which, with Ghast's vetoes, is not simply
@@ -141,9 +151,9 @@ impl<G: GtpGame + Planes> Engine<G> {
     }
 
     fn undo(&mut self) -> Response {
-        let mut actions = self.actions.clone();
-        actions.pop().ok_or_else(|| "cannot undo".to_owned())?;
-        self.reset(self.options.clone(), self.start.clone(), actions);
+        let mut moves = self.moves.clone();
+        moves.pop().ok_or_else(|| "cannot undo".to_owned())?;
+        self.reset(self.options.clone(), self.start.clone(), moves);
         Ok(String::new())
     }
 

@@ -20,13 +20,14 @@ use game::{GtpGame, Planes};
 use std::io::{self, BufRead, Write};
 
 /// The engine's state: the bot, the game's options, where the game started (its position
-/// string) and the moves played since (so that `undo` and `komi` can replay them).
+/// string) and the moves played since, as the engine was told them (so that `undo` and
+/// `komi` can replay them, and a hidden-information game learns its reveals again).
 #[derive(Debug)]
 pub struct Engine<G: GtpGame + Planes> {
     bot: Bot<G>,
     options: G::Options,
     start: String,
-    actions: Vec<usize>,
+    moves: Vec<String>,
     game: G,
 }
 
@@ -38,7 +39,7 @@ impl<G: GtpGame + Planes> Engine<G> {
             bot,
             start: game.position_text(),
             options,
-            actions: Vec::new(),
+            moves: Vec::new(),
             game,
         }
     }
@@ -67,19 +68,23 @@ impl<G: GtpGame + Planes> Engine<G> {
         }
     }
 
-    /// Starts over from `start` with `options`, replaying `actions` (all legal there: they
-    /// were played from it before, and options that can change mid-game do not change which
-    /// moves are legal).
-    fn reset(&mut self, options: G::Options, start: String, actions: Vec<usize>) {
-        let mut game =
-            G::from_position_text(&options, &start).expect("a start position read before");
-        for &action in &actions {
-            game.apply(action);
+    /// Starts over from `start` with `options`, replaying `moves` (all legal there: they were
+    /// played from it before, and options that can change mid-game do not change which moves
+    /// are legal). The empty board is made, not read: a game may not read position strings.
+    fn reset(&mut self, options: G::Options, start: String, moves: Vec<String>) {
+        let empty = G::new(&options);
+        let mut game = if empty.position_text() == start {
+            empty
+        } else {
+            G::from_position_text(&options, &start).expect("a start position read before")
+        };
+        for text in &moves {
+            game.play_told(text).expect("a move played here before");
         }
         self.bot.forget();
         self.options = options;
         self.start = start;
-        self.actions = actions;
+        self.moves = moves;
         self.game = game;
     }
 }
