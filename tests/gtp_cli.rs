@@ -225,7 +225,7 @@ fn fakerghast_engines_are_told_the_public_form_and_learn_reveals() {
             assert!(!public.contains('+'), "{public}");
             if let Some((tiles, _)) = public.split_once('/') {
                 reveals += 1;
-                let board = game::BoardView::board(&before);
+                let board = game::BoardView::board(&before, Side::First);
                 let empty = board
                     .cells
                     .iter()

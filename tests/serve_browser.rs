@@ -1,6 +1,7 @@
 //! `ghast serve` end to end in a real browser: the binary serves a tiny random network, and
-//! headless Chromium (driven by playwright-core, tests/browser/play.mjs for Ghast and
-//! play-go.mjs for Ghodak) plays a few moves by clicking and checks the page against the API.
+//! headless Chromium (driven by playwright-core, tests/browser/play.mjs for Ghast,
+//! play-go.mjs for Ghodak and play-fakerghast.mjs for Fakerghast) plays a few moves by clicking
+//! and checks the page against the API.
 //!
 //! Needs `scripts/setup-browser.sh` (Chromium and playwright-core). Set `GHAST_SCREENSHOT`
 //! (Ghast) or `GHODAK_SCREENSHOT` to a path to keep the screenshot (docs/serve.png and
@@ -102,6 +103,21 @@ fn a_person_can_play_ghodak_on_a_go_board_in_a_browser() {
     let options = ghodak::RawOptions::default().validate().unwrap();
     let bot = write_random_bot::<Ghodak>(temp.path(), options);
     play_in_browser(&bot, "play-go.mjs", "GHODAK_SCREENSHOT");
+}
+
+#[test]
+fn a_person_can_play_fakerghast_with_face_down_tiles_in_a_browser() {
+    let temp = tempfile::tempdir().unwrap();
+    let options = ghast::RawFakerghastOptions {
+        size: 4,
+        win_margin: 6,
+        fakerghast: 1,
+        ..ghast::RawFakerghastOptions::default()
+    }
+    .validate()
+    .unwrap();
+    let bot = write_random_bot::<ghast::Fakerghast>(temp.path(), options);
+    play_in_browser(&bot, "play-fakerghast.mjs", "FAKERGHAST_SCREENSHOT");
 }
 
 /// Serves `bot` and runs the browser script `script` against it; the screenshot is copied to

@@ -87,6 +87,13 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         format!("{self:?}")
     }
 
+    /// The position as `viewer` may see it: all of it in a game without hidden information;
+    /// in Fakerghast, the opponent's pairs without which tile is real.
+    fn position_seen_by(&self, viewer: Side) -> String {
+        let _ = viewer;
+        self.position_text()
+    }
+
     /// The result in the game's replay notation (the text after `result ` in
     /// `ghast replay`'s last line); `None` while the game goes on. By default the winner as
     /// `first`, `second` or `draw`, then the end reason.
@@ -164,6 +171,13 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 /// The moves of a game played from `start` by `actions`, each in full as its mover writes it
 /// ([`Game::told_move`]): what records store and `ghast replay` reads.
 pub fn moves_in_full<G: Game>(start: &G, actions: &[usize]) -> Vec<String> {
+    told_moves(start, actions, None)
+}
+
+/// The whole moves of a game played from `start` by `actions`, as `viewer` is told them
+/// ([`Game::told_move`]), or each in full to its mover with no viewer. A move still in
+/// progress at the end is left out.
+pub fn told_moves<G: Game>(start: &G, actions: &[usize], viewer: Option<Side>) -> Vec<String> {
     let mut game = start.clone();
     let mut before = start.clone();
     let mut turn = Vec::new();
@@ -175,7 +189,8 @@ pub fn moves_in_full<G: Game>(start: &G, actions: &[usize]) -> Vec<String> {
         game.apply(action);
         turn.push(action);
         if !game.mid_move() {
-            moves.push(G::told_move(&before, &turn, &game, before.to_move()));
+            let viewer = viewer.unwrap_or(before.to_move());
+            moves.push(G::told_move(&before, &turn, &game, viewer));
             turn.clear();
         }
     }

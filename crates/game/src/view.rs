@@ -1,4 +1,4 @@
-use crate::GtpGame;
+use crate::{GtpGame, Side};
 use serde::Serialize;
 
 /// How a game shows itself on the web page: everything the page draws, worked out by the
@@ -8,7 +8,8 @@ pub trait BoardView: GtpGame {
     /// places take a move now.
     type Board: Serialize;
 
-    fn board(&self) -> Self::Board;
+    /// The board as `viewer` may see it (which matters only where something is hidden).
+    fn board(&self, viewer: Side) -> Self::Board;
 
     /// The hex or point that `action` puts a piece on, if it puts one anywhere: the page's
     /// heat map sums the search's prior over it.

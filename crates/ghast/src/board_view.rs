@@ -50,7 +50,7 @@ pub struct Pending {
 impl BoardView for Ghast {
     type Board = Board;
 
-    fn board(&self) -> Board {
+    fn board(&self, _viewer: game::Side) -> Board {
         let options = self.options();
         let geometry = options.geometry();
         let position = self.position();
@@ -141,7 +141,7 @@ mod tests {
         .validate()
         .unwrap();
         let start = Ghast::new(&options);
-        let board = start.board();
+        let board = start.board(game::Side::First);
         assert_eq!(board.cells.len(), 19);
         let open = board.cells.iter().find(|cell| cell.open).unwrap();
         assert!(
@@ -157,7 +157,7 @@ mod tests {
         let effect = Ghast::effect(&start, action, &after);
         assert_eq!(effect.placed, Some(open.name.clone()));
         assert!(effect.removed.is_empty());
-        let placed = after.board();
+        let placed = after.board(game::Side::First);
         let cell = placed.cells.iter().find(|c| c.name == open.name).unwrap();
         assert_eq!(cell.tile.as_ref().map(|tile| tile.colour), Some("orange"));
         assert!(!cell.open);

@@ -145,7 +145,8 @@ proptest! {
             image.apply(mapped);
             prop_assert_eq!(original.result(), image.result());
         }
-        let (board, mapped_board) = (original.board(), image.board());
+        let viewer = original.to_move();
+        let (board, mapped_board) = (original.board(viewer), image.board(viewer));
         for cell in &board.cells {
             let index = geometry.cell(cell.x, cell.y);
             let to = geometry.hex_name(map_cell(geometry, sym, index));

@@ -31,7 +31,7 @@ pub struct Point {
 impl BoardView for Ghodak {
     type Board = Board;
 
-    fn board(&self) -> Board {
+    fn board(&self, _viewer: game::Side) -> Board {
         let options = self.options();
         let size = options.size();
         let playing = !self.is_over();
@@ -92,7 +92,7 @@ mod tests {
         let effect = Ghodak::effect(&before, action, &after);
         assert_eq!(effect.placed.as_deref(), Some("B1"));
         assert_eq!(effect.removed, ["A1"]);
-        let board = after.board();
+        let board = after.board(game::Side::First);
         let at = |name: &str| board.points.iter().find(|p| p.name == name).unwrap();
         assert_eq!(at("A1").stone, None);
         assert!(!at("A1").open, "White may not play the suicide at A1");

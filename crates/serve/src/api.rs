@@ -237,23 +237,41 @@ impl<G: BoardView, E: Evaluator<G>> App<G, E> {
     }
 
     /// Searches without holding any lock, then plays the move if the game is still where the
-    /// search started.
+    /// search started. A move of several actions (a Fakerghast pair) is searched action by
+    /// action and played whole.
     fn bot_move(&self, id: &str) -> Result<Reply, Reply> {
-        let (game, visits, revision) = self.read(id, |session, revision| {
+        let (mut game, visits, revision) = self.read(id, |session, revision| {
             Ok((ongoing(session)?, session.visits(), revision))
         })?;
-        let action = self.search(&game, visits)?.best;
+        let mut actions = Vec::new();
+        loop {
+            let action = self.search(&game, visits)?.best;
+            game.apply(action);
+            actions.push(action);
+            if !game.mid_move() || game.outcome().is_some() {
+                break;
+            }
+        }
         self.change(id, |session, now| {
             unchanged(revision, now)?;
-            session.play(action);
+            actions.iter().for_each(|&action| session.play(action));
             state(session)
         })
     }
 
+    /// In a game with hidden information, only for the human's own move: the search of the
+    /// bot's would show what the bot knows.
     fn analyse(&self, id: &str, analyse: Analyse) -> Result<Reply, Reply> {
         let requested = analyse.visits.map(checked_visits).transpose()?;
         let (game, visits) = self.read(id, |session, _| {
-            Ok((ongoing(session)?, requested.unwrap_or(session.visits())))
+            let game = ongoing(session)?;
+            if G::HIDDEN_INFORMATION && game.to_move() != session.human() {
+                return Err(Reply::error(
+                    409,
+                    "in a game with hidden information only your own move can be analysed",
+                ));
+            }
+            Ok((game, requested.unwrap_or(session.visits())))
         })?;
         let search = self.search(&game, visits)?;
         Ok(Reply::json(&Analysis::of(&game, &search)))
@@ -310,7 +328,15 @@ fn forgotten() -> Reply {
     )
 }
 
+/// The whole game, each move in full; in a game with hidden information only once it is
+/// over, since it shows the bot's real tiles.
 fn record<G: BoardView>(session: &Session<G>) -> Reply {
+    if G::HIDDEN_INFORMATION && session.game().outcome().is_none() {
+        return Reply::error(
+            409,
+            "the record shows the bot's hidden tiles: it is there once the game is over",
+        );
+    }
     let size = G::options_size(session.game().options());
     Reply {
         download: Some(format!("{}-size{size}.txt", G::NAME)),

@@ -38,13 +38,10 @@ impl<G: Game> Session<G> {
             .expect("a session always has its start")
     }
 
-    /// The moves in the game's notation.
+    /// The whole moves in the game's notation as the human is told them (the bot's
+    /// Fakerghast pairs in public form).
     pub fn move_texts(&self) -> Vec<String> {
-        self.moves
-            .iter()
-            .zip(&self.positions)
-            .map(|(&action, before)| before.action_to_string(action))
-            .collect()
+        game::told_moves(&self.positions[0], &self.moves, Some(self.human))
     }
 
     /// Plays `action`, which the caller has checked is legal.
@@ -55,29 +52,36 @@ impl<G: Game> Session<G> {
         self.moves.push(action);
     }
 
-    /// Takes back moves until the human is to move again (at least one move, so the bot's
-    /// reply and the human's move go together). Returns how many moves were taken back.
+    /// Takes back actions until the human is to move again at the start of a move (at least
+    /// one action, so the bot's reply and the human's move go together). Returns how many
+    /// actions were taken back.
     pub fn undo(&mut self) -> usize {
         let before = self.moves.len();
         while self.moves.pop().is_some() {
             self.positions.pop();
-            if self.game().to_move() == self.human {
+            if self.game().to_move() == self.human && !self.game().mid_move() {
                 break;
             }
         }
         before - self.moves.len()
     }
 
-    /// The position before the last move, the move, and the position after it.
-    pub fn last(&self) -> Option<(&G, usize, &G)> {
-        let n = self.moves.len();
-        let action = *self.moves.last()?;
-        Some((&self.positions[n - 1], action, &self.positions[n]))
+    /// The last whole move: the position before it, its actions, and the position after it.
+    /// A move still in progress (a Fakerghast real tile awaiting its fake) is not one yet.
+    pub fn last(&self) -> Option<(&G, &[usize], &G)> {
+        let move_starts = |i: &usize| !self.positions[*i].mid_move();
+        let end = (0..=self.moves.len()).rev().find(move_starts)?;
+        let start = (0..end).rev().find(move_starts)?;
+        Some((
+            &self.positions[start],
+            &self.moves[start..end],
+            &self.positions[end],
+        ))
     }
 
-    /// The moves one per line, as `ghast replay` reads them.
+    /// The moves one per line, each in full, as `ghast replay` reads them.
     pub fn record(&self) -> String {
-        self.move_texts()
+        game::moves_in_full(&self.positions[0], &self.moves)
             .into_iter()
             .map(|text| text + "\n")
             .collect()
@@ -114,8 +118,37 @@ mod tests {
         play(&mut s, "f1:3");
         play(&mut s, "pass");
         assert_eq!(s.record(), "f1:3\npass\n");
-        let (before, action, after) = s.last().unwrap();
-        assert_eq!(before.action_to_string(action), "pass");
+        let (before, actions, after) = s.last().unwrap();
+        assert_eq!(before.action_to_string(actions[0]), "pass");
         assert_eq!(before.position().cells, after.position().cells);
+    }
+
+    /// In Fakerghast the human is told the bot's pair in public form, a pair half placed is
+    /// no move yet, and undo takes back whole moves.
+    #[test]
+    fn fakerghast_moves_are_whole_and_the_bots_are_public() {
+        use ghast::{Fakerghast, RawFakerghastOptions};
+        let options = RawFakerghastOptions {
+            size: 3,
+            fakerghast: 1,
+            ..RawFakerghastOptions::default()
+        }
+        .validate()
+        .unwrap();
+        let mut s = Session::<Fakerghast>::new(&options, Side::Second, 8);
+        for text in ["d1:2", "+c1:4", "e1:0", "+e2:5"] {
+            let action = s.game().parse_action(text).unwrap();
+            s.play(action);
+        }
+        assert_eq!(s.move_texts(), ["c1:4,d1:2", "e1:0+e2:5"]);
+        let action = s.game().parse_action("pass").unwrap();
+        s.play(action);
+        let (_, actions, _) = s.last().unwrap();
+        assert_eq!(actions.len(), 1, "the pass, with orange's reveal");
+        assert_eq!(s.move_texts()[2], "pass/d1");
+        assert_eq!(s.record(), "d1:2+c1:4\ne1:0+e2:5\npass\n");
+        assert_eq!(s.undo(), 1 + 2, "orange's pass and blue's pair");
+        assert_eq!(s.undo(), 2, "orange's pair, back to the start");
+        assert!(s.move_texts().is_empty());
     }
 }

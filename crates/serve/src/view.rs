@@ -13,7 +13,7 @@ pub struct State<G: BoardView> {
     /// The names of the first and the second side (`orange`/`blue`, `black`/`white`).
     pub colours: [&'static str; 2],
     pub size: i64,
-    /// The position string in the game's notation.
+    /// The position string in the game's notation, as the human may see it.
     pub position: String,
     pub to_move: &'static str,
     pub human: &'static str,
@@ -56,18 +56,23 @@ impl<G: BoardView> State<G> {
             game: G::NAME,
             colours: G::COLOURS,
             size: G::options_size(game.options()),
-            position: game.position_text(),
+            position: game.position_seen_by(session.human()),
             to_move: colour_name::<G>(to_move),
             human: colour_name::<G>(session.human()),
             visits: session.visits(),
             bot_to_move: outcome.is_none() && to_move != session.human(),
             // `pass` is GTP's word for passing, which every GtpGame reads.
             can_pass: outcome.is_none() && game.parse_action("pass").is_ok(),
-            board: game.board(),
-            last: session.last().map(|(before, action, after)| LastMove {
-                text: before.action_to_string(action),
+            board: game.board(session.human()),
+            last: session.last().map(|(before, actions, after)| LastMove {
+                text: G::told_move(before, actions, after, session.human()),
                 by: colour_name::<G>(before.to_move()),
-                effect: G::effect(before, action, after),
+                effect: {
+                    let last = actions.len() - 1;
+                    let mut just_before = before.clone();
+                    actions[..last].iter().for_each(|&a| just_before.apply(a));
+                    G::effect(&just_before, actions[last], after)
+                },
             }),
             scores: Side::BOTH.map(|side| game.score(side)),
             result: outcome.map(|outcome| GameEnd {

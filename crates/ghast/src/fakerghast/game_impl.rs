@@ -64,6 +64,10 @@ impl Game for Fakerghast {
         self.full_text()
     }
 
+    fn position_seen_by(&self, viewer: Side) -> String {
+        self.view_text(viewer)
+    }
+
     fn result_text(&self) -> Option<String> {
         self.result().map(|result| result.to_string())
     }

@@ -18,7 +18,7 @@ mod state;
 pub use moves::{Decision, Move, Placement};
 pub use options::{FakerghastOptions, Hiding, RawFakerghastOptions};
 pub use planes::CHANNELS;
-pub use show::{Board, Cell, FaceDown};
+pub use show::{Board, Cell, FaceDown, PendingReal};
 
 use crate::action::MoveError;
 use crate::bits::{Bits, U256};

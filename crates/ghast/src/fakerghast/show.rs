@@ -2,9 +2,10 @@
 //! `game::BoardView` (what the page draws), both from the view of the side to move, which
 //! knows its own pairs and only the public form of the other's.
 
-use super::moves::Decision;
+use super::moves::{Decision, Move};
 use super::options::{FakerghastOptions, RawFakerghastOptions};
 use super::{Fakerghast, with_hidden};
+use crate::bits::Bits;
 use crate::board_view::PlacedTile;
 use crate::diagram::{colour_letter, colour_name, picture};
 use crate::state::side;
@@ -34,9 +35,8 @@ struct Hidden {
 }
 
 impl Fakerghast {
-    /// The face-down tile on `cell`, as the side to move sees it.
-    fn hidden_on(&self, cell: usize) -> Option<Hidden> {
-        let viewer = Game::to_move(self);
+    /// The face-down tile on `cell`, as `viewer` sees it.
+    fn hidden_on(&self, cell: usize, viewer: Side) -> Option<Hidden> {
         with_hidden!(self, s => s.pairs().iter().find_map(|pair| {
             let owner = side(usize::from(pair.owner));
             [(pair.real, true), (pair.fake, false)]
@@ -78,7 +78,7 @@ impl GtpGame for Fakerghast {
             if let Some((colour, orientation)) = self.face_up_on(cell) {
                 return format!("{}{orientation}", colour_letter(colour));
             }
-            match self.hidden_on(cell) {
+            match self.hidden_on(cell, Game::to_move(self)) {
                 None => ".".to_owned(),
                 Some(hidden) => {
                     let letter = match (hidden.owner, hidden.real) {
@@ -164,8 +164,10 @@ pub struct Board {
     pub turn: u16,
     pub tile: Tile,
     pub cells: Vec<Cell>,
-    /// The real tile chosen this turn, awaiting its fake.
-    pub pending_real: Option<String>,
+    /// The real tile chosen this turn, awaiting its fake: shown to its owner only.
+    pub pending_real: Option<PendingReal>,
+    /// `single` is legal now: under `fakes`, the real tile chosen may stay a single tile.
+    pub can_single: bool,
     /// Pairs left to the first and the second side under `fakes` (0 under `fakerghast`).
     pub fakes_left: [u8; 2],
     /// Face-up tiles of the first and the second side.
@@ -184,6 +186,13 @@ pub struct Cell {
     pub open: bool,
 }
 
+/// The tile chosen as this turn's real one, before its fake is placed.
+#[derive(Debug, Serialize)]
+pub struct PendingReal {
+    pub hex: String,
+    pub orientation: usize,
+}
+
 /// A face-down tile: its owner and orientation are public, whether it is real is known to its
 /// owner only (`null` for the other side).
 #[derive(Debug, Serialize)]
@@ -197,7 +206,7 @@ pub struct FaceDown {
 impl BoardView for Fakerghast {
     type Board = Board;
 
-    fn board(&self) -> Board {
+    fn board(&self, viewer: Side) -> Board {
         let options = self.options().ghast();
         let geometry = options.geometry();
         let mut legal = Vec::new();
@@ -222,7 +231,7 @@ impl BoardView for Fakerghast {
                             colour: colour_name(colour),
                             orientation,
                         }),
-                    face_down: self.hidden_on(cell).map(|hidden| FaceDown {
+                    face_down: self.hidden_on(cell, viewer).map(|hidden| FaceDown {
                         colour: colour_name(hidden.owner),
                         orientation: hidden.orientation,
                         turns_left: hidden.left,
@@ -236,7 +245,14 @@ impl BoardView for Fakerghast {
             turn: with_hidden!(self, s => s.turn),
             tile: options.tile().clone(),
             cells,
-            pending_real: self.pending().map(|real| real.to_text(geometry)),
+            pending_real: self
+                .pending()
+                .filter(|_| Game::to_move(self) == viewer)
+                .map(|real| PendingReal {
+                    hex: geometry.hex_name(usize::from(real.cell)),
+                    orientation: usize::from(real.orientation),
+                }),
+            can_single: self.parse_action("single").is_ok(),
             fakes_left: self.fakes_left(),
             tiles: Side::BOTH.map(|colour| self.tile_count(colour)),
             win_margin: options.win_margin(),
@@ -251,17 +267,22 @@ impl BoardView for Fakerghast {
         }
     }
 
-    /// A decision that ends a turn lands its tile (the single one, or the fake that completes
-    /// a pair); removed are the hexes whose face-up tile or face-down tile went away.
+    /// A single tile lands on its hex; a pair names no hex, since which of its two tiles
+    /// came last would tell which is the fake. Removed are the hexes whose face-up or
+    /// face-down tile went away (a fake at its reveal among them).
     fn effect(before: &Fakerghast, action: usize, after: &Fakerghast) -> Effect {
         let geometry = before.options().ghast().geometry();
-        let placed = match Decision::from_index(action, geometry) {
-            Some(Decision::Place(tile)) if after.pending().is_none() => Some(tile.cell),
-            Some(Decision::Single) => before.pending().map(|real| real.cell),
+        let placed = match (Decision::from_index(action, geometry), after.last_move()) {
+            (Some(Decision::Place(_) | Decision::Single), Some(Move::Single(tile)))
+                if after.pending().is_none() =>
+            {
+                Some(tile.cell)
+            }
             _ => None,
         };
         let taken = |game: &Fakerghast, cell: usize| {
-            game.face_up_on(cell).is_some() || game.hidden_on(cell).is_some()
+            game.face_up_on(cell).is_some()
+                || with_hidden!(game, s => s.board.face_down().contains(cell))
         };
         let removed = geometry
             .on_board_cells()

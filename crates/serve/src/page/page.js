@@ -1,13 +1,15 @@
 // The page: draws what GET /api/state says and sends the player's clicks to the API.
 // No rules live here; the server says which hexes or points are open, what was removed and
-// who won. `state.game` picks the drawing: hexes and tiles for Ghast, a Go board for Ghodak.
+// who won. `state.game` picks the drawing: hexes and tiles for Ghast and Fakerghast (with its
+// face-down tiles as backs), a Go board for Ghodak. In Fakerghast the server sends only what the
+// human may see: which of the bot's face-down tiles is real is never in the state.
 
 const SVG = "http://www.w3.org/2000/svg";
 const HEX = 26; // hex radius in SVG units: centre to corner
 const SQRT3 = Math.sqrt(3);
 const GRID = 30; // distance between Go points in SVG units
 const GO_COLUMNS = "ABCDEFGHJKLMNOPQRST";
-const SIZES = { ghast: [3, 4, 5, 6, 7], ghodak: [5, 7, 9, 11, 13, 15, 17, 19] };
+const SIZES = { ghast: [3, 4, 5, 6, 7], fakerghast: [3, 4, 5, 6, 7], ghodak: [5, 7, 9, 11, 13, 15, 17, 19] };
 
 const $ = (id) => document.getElementById(id);
 
@@ -108,8 +110,26 @@ function drawTile(parent, colour, o, tile, extraClass = "") {
 
 const isGo = () => state.game === "ghodak";
 
+/** A face-down tile: a back in its owner's colour with its orientation's arrow, the turns
+ *  left to its reveal, and, on the human's own pairs, which tile is the real one. */
+function drawFaceDown(parent, down) {
+  const real = down.real === true ? "real" : down.real === false ? "fake" : "unknown";
+  const g = el("g", { class: `face-down ${down.colour} ${real}`, "data-face-down": `${down.colour}:${down.orientation}:${real}` }, parent);
+  el("polygon", { class: "back", points: hexPoints(HEX * 0.86) }, g);
+  const [tx, ty] = polar(60 * ((down.orientation + state.board.tile.ranged) % 6), HEX * 0.55);
+  el("line", { class: "back-arrow", x1: 0, y1: 0, x2: tx, y2: ty }, g);
+  el("text", { class: "countdown", y: 12 }, g).textContent = String(down.turns_left);
+  if (down.real === true) el("text", { class: "real-mark", y: -4 }, g).textContent = "R";
+  return g;
+}
+
 function humanToMove() {
   return state && !state.result && !state.bot_to_move && !state.board.pending;
+}
+
+/** The hexes whose real tile the last move revealed (`/hex` after a Fakerghast move). */
+function revealedHexes() {
+  return state.last ? state.last.move.split("/").slice(1) : [];
 }
 
 /** The search's prior per hex or point, and its largest value, for the heat map. */
@@ -144,13 +164,22 @@ function drawHexBoard(svg) {
       "data-open": cell.open,
     }, svg);
     el("polygon", { class: "hex", points: hexPoints(HEX) }, g);
+    const pendingReal = state.board.pending_real?.hex === cell.name ? state.board.pending_real : null;
     if (cell.tile) {
       drawTile(g, cell.tile.colour, cell.tile.orientation, state.board.tile);
+      if (revealedHexes().includes(cell.name)) {
+        el("polygon", { class: "revealed", points: hexPoints(HEX * 0.97), "data-revealed": cell.name }, g);
+      }
+    } else if (cell.face_down) {
+      drawFaceDown(g, cell.face_down);
+    } else if (pendingReal) {
+      drawTile(g, state.to_move, pendingReal.orientation, state.board.tile, "pending-real");
+      el("text", { class: "real-mark", y: -4 }, g).textContent = "R";
     } else {
       el("text", { class: "label", y: 3 }, g).textContent = cell.name;
     }
     const h = heat.get(cell.name);
-    if (h && !cell.tile) {
+    if (h && !cell.tile && !cell.face_down) {
       el("polygon", { class: "heat", points: hexPoints(HEX * 0.96), fill: heatFill(h.prior, maxPrior) }, g);
       if (h.prior >= 0.01) {
         el("text", { class: "heat-label", y: 12 }, g).textContent = `${Math.round(100 * h.prior)}%`;
@@ -288,6 +317,11 @@ function statusText() {
   if (pending) {
     return pending.answerer === state.human ? `Accept or veto ${pending.move}?` : `Bot answers ${pending.move}…`;
   }
+  const real = state.board.pending_real;
+  if (real) {
+    const single = state.board.can_single ? ", or keep it single" : "";
+    return `Your real tile is on ${real.hex}: now place the fake${single}`;
+  }
   const count = isGo() ? `move ${state.board.moves_played + 1}` : `turn ${state.board.turn}`;
   return state.bot_to_move ? "Bot is thinking…" : `Your move (${cap(state.to_move)}), ${count}`;
 }
@@ -320,6 +354,7 @@ function drawPanel() {
   $("margin").textContent = marginText();
   const answering = state.board.pending && state.board.pending.answerer === state.human && !state.result;
   $("answer").hidden = !answering;
+  $("single").hidden = !(state.board.can_single && humanToMove());
   $("pass").disabled = busy || !humanToMove() || !state.can_pass;
   $("undo").disabled = busy || state.moves.length === 0;
   $("bot").disabled = busy || !!state.result;
@@ -375,6 +410,7 @@ function wire() {
     else if (/^[0-5]$/.test(event.key)) rotate(Number(event.key) - orientation);
   });
   $("pass").addEventListener("click", () => play("pass"));
+  $("single").addEventListener("click", () => play("single"));
   $("accept").addEventListener("click", () => play("accept"));
   $("veto").addEventListener("click", () => play("veto"));
   $("undo").addEventListener("click", () => act(async () => {
@@ -400,7 +436,9 @@ function setUpForGame() {
   $("board").setAttribute("aria-label", `${title} board`);
   $("hint").textContent = isGo()
     ? "Click a point to place a stone."
-    : "Click a highlighted hex to place. Rotate with R / Shift+R, the mouse wheel or the buttons.";
+    : state.game === "fakerghast"
+      ? "Place your real tile, then its fake: both go face down (R marks your real one) and turn over when the number on them runs out. Rotate with R / Shift+R, the mouse wheel or the buttons."
+      : "Click a highlighted hex to place. Rotate with R / Shift+R, the mouse wheel or the buttons.";
   const option = (value, text) => Object.assign(document.createElement("option"), { value, textContent: text });
   $("human").replaceChildren(...state.colours.map((c, i) => option(c, i === 0 ? `${cap(c)} (first)` : cap(c))));
   $("size").replaceChildren(...(SIZES[state.game] ?? [state.size]).map((n) => option(String(n), String(n))));
