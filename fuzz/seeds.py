@@ -13,20 +13,25 @@ def seed(target, name, data):
     (folder / name).write_bytes(data if isinstance(data, bytes) else data.encode())
 
 
-# moves: a game-and-size byte (odd: Ghast, 2 * (size - 2) + 1; even: Ghodak, 2 * (size - 5)),
-# the start position, then the moves of a vector game.
+# moves: a game-and-size byte (its remainder by 3: 0 Ghodak, 3 * (size - 5); 1 Ghast,
+# 3 * (size - 2) + 1; 2 Fakerghast, 3 * (size - 2 + 6 * (D - 1)) + 2), the start position,
+# then the moves of a vector game. Fakerghast games under --fakes are not seeds: the byte
+# cannot say their variant.
 def vector_seeds(path, prefix, selector):
     game = None
     for line in path.read_text().splitlines():
         if line.startswith("game "):
             words = line.split()
             size = int(words[words.index("--size") + 1])
-            game = {"size": size, "lines": []}
+            delay = int(words[words.index("--fakerghast") + 1]) if "--fakerghast" in words else 0
+            game = {"size": size, "delay": delay, "lines": []}
             number = words[1]
+            if "--fakes" in words:
+                game = None
         elif game is not None and line and not line.startswith("#"):
             if line.startswith("result") or line == "end" or len(game["lines"]) == 40:
                 text = "\n".join(game["lines"])
-                seed("moves", f"{prefix}-{number}", bytes([selector(game["size"])]) + text.encode())
+                seed("moves", f"{prefix}-{number}", bytes([selector(game)]) + text.encode())
                 game = None
             else:
                 # The start position whole, then only the move of each "move position" line.
@@ -34,9 +39,11 @@ def vector_seeds(path, prefix, selector):
 
 
 vector_seeds(root / "crates/ghast/tests/data/replay-vectors.txt", "ghast",
-             lambda size: 2 * (size - 2) + 1)
+             lambda game: 3 * (game["size"] - 2) + 1)
 vector_seeds(root / "crates/ghodak/tests/data/replay-vectors.txt", "ghodak",
-             lambda size: 2 * (size - 5))
+             lambda game: 3 * (game["size"] - 5))
+vector_seeds(root / "crates/ghast/tests/data/fakerghast-replay-vectors.txt", "fakerghast",
+             lambda game: 3 * (game["size"] - 2 + 6 * (game["delay"] - 1)) + 2)
 
 for config in (root / "configs").glob("*.toml"):
     seed("run_config", config.name, config.read_bytes())

@@ -5,26 +5,42 @@ mod common;
 
 use ghast::{Fakerghast, Ghast};
 
-#[test]
-fn all_vector_games_replay_exactly() {
-    for game in common::vector_games("replay-vectors.txt", 60) {
-        let mut state = Ghast::new(&common::ghast_options(&game.args));
+/// Plays every game of `file` from `start` (given the game's flags) with `play`, checking the
+/// start, each position after a move (the game's `Display`) and the result.
+fn replay_exactly<G: std::fmt::Display>(
+    file: &str,
+    count: usize,
+    start: impl Fn(&[String]) -> G,
+    play: impl Fn(&mut G, &str) -> Result<(), String>,
+    result: impl Fn(&G) -> Option<String>,
+) {
+    for game in common::vector_games(file, count) {
+        let mut state = start(&game.args);
         assert_eq!(state.to_string(), game.start, "{} start", game.name);
         for (i, (mv, expected)) in game.moves.iter().enumerate() {
-            state
-                .play(mv)
-                .unwrap_or_else(|e| panic!("{} move {}: {e}", game.name, i + 1));
+            play(&mut state, mv).unwrap_or_else(|e| panic!("{} move {}: {e}", game.name, i + 1));
+            let after = state.to_string();
             assert_eq!(
-                &state.to_string(),
+                &after,
                 expected,
                 "{} after move {} ({mv})",
                 game.name,
                 i + 1
             );
         }
-        let result = state.result().map(|r| r.to_string());
-        assert_eq!(result, game.result, "{} result", game.name);
+        assert_eq!(result(&state), game.result, "{} result", game.name);
     }
+}
+
+#[test]
+fn all_vector_games_replay_exactly() {
+    replay_exactly(
+        "replay-vectors.txt",
+        60,
+        |args| Ghast::new(&common::ghast_options(args)),
+        |game, text| game.play(text).map(drop).map_err(|e| e.to_string()),
+        |game| game.result().map(|r| r.to_string()),
+    );
 }
 
 #[test]
@@ -40,22 +56,11 @@ fn positions_round_trip_through_games() {
 
 #[test]
 fn all_fakerghast_vector_games_replay_exactly() {
-    for game in common::vector_games("fakerghast-replay-vectors.txt", 40) {
-        let mut state = Fakerghast::new(&common::fakerghast_options(&game.args));
-        assert_eq!(state.to_string(), game.start, "{} start", game.name);
-        for (i, (mv, expected)) in game.moves.iter().enumerate() {
-            state
-                .play(mv)
-                .unwrap_or_else(|e| panic!("{} move {}: {e}", game.name, i + 1));
-            assert_eq!(
-                &state.to_string(),
-                expected,
-                "{} after move {} ({mv})",
-                game.name,
-                i + 1
-            );
-        }
-        let result = state.result().map(|r| r.to_string());
-        assert_eq!(result, game.result, "{} result", game.name);
-    }
+    replay_exactly(
+        "fakerghast-replay-vectors.txt",
+        40,
+        |args| Fakerghast::new(&common::fakerghast_options(args)),
+        |game, text| game.play(text).map(drop).map_err(|e| e.to_string()),
+        |game| game.result().map(|r| r.to_string()),
+    );
 }

@@ -3,7 +3,7 @@
 //! knows its own pairs and only the public form of the other's.
 
 use super::moves::{Decision, Move};
-use super::options::{FakerghastOptions, RawFakerghastOptions};
+use super::options::{FakerghastOptions, Hiding, RawFakerghastOptions};
 use super::{Fakerghast, with_hidden};
 use crate::bits::Bits;
 use crate::board_view::PlacedTile;
@@ -90,11 +90,17 @@ impl GtpGame for Fakerghast {
                 }
             }
         });
-        let [orange_fakes, blue_fakes] = self.fakes_left();
+        let fakes = match self.options().hiding() {
+            Hiding::Fakes { .. } => {
+                let [orange, blue] = self.fakes_left();
+                format!("; fakes left {orange},{blue}")
+            }
+            Hiding::EveryTurn { delay } => format!("; pairs revealed after {delay} own turns"),
+        };
         writeln!(
             out,
             "O orange {} tiles, B blue {} tiles (komi {}); face down: o orange, b blue, \
-             r/R the real tile of the side to move; fakes left {orange_fakes},{blue_fakes}",
+             r/R the real tile of the side to move{fakes}",
             self.tile_count(Side::First),
             self.tile_count(Side::Second),
             self.options().ghast().komi(),
