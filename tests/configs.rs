@@ -1,7 +1,7 @@
 //! Every run configuration shipped in configs/ reads and validates as the game it names, so
 //! a config that only a GPU run would load cannot rot unnoticed on machines without one.
 
-use ghast::GhastOptions;
+use ghast::{FakerghastOptions, GhastOptions};
 use ghodak::GhodakOptions;
 use train::RunConfig;
 
@@ -27,12 +27,14 @@ fn every_shipped_config_reads_and_validates() {
         match game.as_str() {
             "ghast" => check::<GhastOptions>(&path, &text),
             "ghodak" => check::<GhodakOptions>(&path, &text),
+            "fakerghast" => check::<FakerghastOptions>(&path, &text),
             other => panic!("{}: unknown game {other}", path.display()),
         }
         seen.push(path.file_name().unwrap().to_string_lossy().into_owned());
     }
     seen.sort();
     for expected in [
+        "fakerghast-small.toml",
         "ghodak9-gpu.toml",
         "ghodak9.toml",
         "small.toml",

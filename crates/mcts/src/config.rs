@@ -83,6 +83,11 @@ pub struct SearchConfig {
     pub move_choice: MoveChoice,
     /// Standard errors below the mean at which [`MoveChoice::Lcb`] compares moves.
     pub lcb_stdevs: f32,
+    /// In a game with hidden information, samples of what the side to move cannot know that
+    /// one search in play ([`crate::Search`]) runs on: the visits are split among them and
+    /// their root visits summed, and the most visited move is played. Self-play searches
+    /// one sample per move.
+    pub hidden_samples: u32,
 }
 
 impl Default for SearchConfig {
@@ -104,6 +109,7 @@ impl Default for SearchConfig {
             score_scale: 5.0,
             move_choice: MoveChoice::MostVisits,
             lcb_stdevs: 3.0,
+            hidden_samples: 1,
         }
     }
 }
@@ -133,6 +139,7 @@ impl SearchConfig {
         bounds::non_negative("forced_playouts", self.forced_playouts)?;
         bounds::non_negative("score_utility", self.score_utility)?;
         bounds::positive("score_scale", self.score_scale)?;
-        bounds::non_negative("lcb_stdevs", self.lcb_stdevs)
+        bounds::non_negative("lcb_stdevs", self.lcb_stdevs)?;
+        bounds::at_least_one("hidden_samples", self.hidden_samples)
     }
 }

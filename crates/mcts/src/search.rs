@@ -69,6 +69,10 @@ impl<G: Game> Search<G> {
     ) -> SearchResult {
         assert!(game.outcome().is_none(), "no search in a finished game");
         assert!(visits > 0, "a search needs at least one visit");
+        let samples = self.config.hidden_samples.clamp(1, visits);
+        if G::HIDDEN_INFORMATION && samples > 1 {
+            return self.run_samples(game, evaluator, visits, samples);
+        }
         let tree = self
             .tree
             .get_or_insert_with(|| Tree::new(game.clone(), self.config.clone(), self.seed));
@@ -88,6 +92,60 @@ impl<G: Game> Search<G> {
             value,
             visits: tree.root_visits(),
             total_visits: tree.root_visit_count(),
+        }
+    }
+
+    /// Determinized search over several samples of what the side to move cannot know: one
+    /// search per sample with its share of the visits, the root visits summed. The root's
+    /// moves are the same in every sample (they depend only on what the mover knows).
+    fn run_samples<E: Evaluator<G> + ?Sized>(
+        &mut self,
+        game: &G,
+        evaluator: &mut E,
+        visits: u32,
+        samples: u32,
+    ) -> SearchResult {
+        let mut totals: Vec<(usize, u32)> = Vec::new();
+        let mut value_sum = 0.0;
+        // A move that wins at once in every sample: with hidden tiles, a pass that ends the
+        // game may win in one sample and lose in another.
+        let mut winning: Option<Option<usize>> = None;
+        for k in 0..samples {
+            let share = visits / samples + u32::from(k < visits % samples);
+            let tree = self
+                .tree
+                .get_or_insert_with(|| Tree::new(game.clone(), self.config.clone(), self.seed));
+            tree.reset(game);
+            tree.set_budget(share);
+            self.batch.run(std::slice::from_mut(tree), evaluator);
+            for (action, count) in tree.root_visits() {
+                match totals.iter_mut().find(|(a, _)| *a == action) {
+                    Some((_, total)) => *total += count,
+                    None => totals.push((action, count)),
+                }
+            }
+            value_sum += tree.root_value() * tree.root_visit_count() as f32;
+            let wins_here = winning_move(tree.searched_game());
+            winning = Some(match winning {
+                None => wins_here,
+                Some(before) => before.filter(|_| before == wins_here),
+            });
+        }
+        let total_visits = totals.iter().map(|&(_, count)| count).sum::<u32>();
+        let most_visited = totals
+            .iter()
+            .max_by_key(|&&(_, count)| count)
+            .map(|&(action, _)| action)
+            .expect("a search visits some move");
+        let (action, value) = match winning.flatten() {
+            Some(action) => (action, 1.0),
+            None => (most_visited, value_sum / total_visits.max(1) as f32),
+        };
+        SearchResult {
+            action,
+            value,
+            visits: totals,
+            total_visits,
         }
     }
 

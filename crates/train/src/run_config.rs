@@ -40,6 +40,9 @@ pub struct BotConfig {
     pub visits: u32,
     /// How it reads its move off the search: `most_visits` or `lcb`.
     pub move_choice: MoveChoice,
+    /// In a game with hidden information, samples of the hidden part per search, sharing the
+    /// visits ([`SearchConfig::hidden_samples`]).
+    pub hidden_samples: u32,
 }
 
 impl Default for BotConfig {
@@ -47,6 +50,7 @@ impl Default for BotConfig {
         BotConfig {
             visits: 800,
             move_choice: MoveChoice::MostVisits,
+            hidden_samples: 1,
         }
     }
 }
@@ -56,6 +60,7 @@ impl BotConfig {
     pub fn search(&self) -> SearchConfig {
         SearchConfig {
             move_choice: self.move_choice,
+            hidden_samples: self.hidden_samples,
             ..SearchConfig::play()
         }
     }
@@ -101,6 +106,8 @@ impl<O> RunConfig<O> {
             .validate()
             .map_err(|e| format!("[training] {e}"))?;
         bounds::at_least_one("visits", self.bot.visits).map_err(|e| format!("[bot] {e}"))?;
+        bounds::at_least_one("hidden_samples", self.bot.hidden_samples)
+            .map_err(|e| format!("[bot] {e}"))?;
         bounds::at_least_one("keep_newest_generations", self.run.keep_newest_generations)
             .and(bounds::at_least_one(
                 "games_per_shard",
