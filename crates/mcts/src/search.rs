@@ -35,6 +35,29 @@ fn winning_move<G: Game>(game: &G) -> Option<usize> {
     })
 }
 
+/// Samples of the hidden part a move must win in to count as winning at once.
+const SURE_WIN_SAMPLES: u64 = 32;
+
+/// [`winning_move`], for sure: in a game with hidden information the move must win in the
+/// sample `game` and in [`SURE_WIN_SAMPLES`] more drawn from `seed`, since a move that ends the
+/// game (a pass after a pass) reveals every pair before the score, and one sample can lie.
+fn sure_winning_move<G: Game>(game: &G, seed: u64) -> Option<usize> {
+    let action = winning_move(game)?;
+    if !G::HIDDEN_INFORMATION {
+        return Some(action);
+    }
+    let mover = game.to_move();
+    let mut sample = game.clone();
+    (0..SURE_WIN_SAMPLES)
+        .all(|k| {
+            sample.clone_from(game);
+            sample.sample_hidden(seed ^ k.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            sample.apply(action);
+            sample.outcome() == Some(Outcome::Win(mover))
+        })
+        .then_some(action)
+}
+
 /// Searching one game at a time, on the same tree and step code as the batched self-play:
 /// for players, analysis and tests.
 #[derive(Debug)]
@@ -81,9 +104,8 @@ impl<G: Game> Search<G> {
         }
         tree.set_budget(visits);
         self.batch.run(std::slice::from_mut(tree), evaluator);
-        // The sample, not `game`: whether a move wins at once can depend on hidden tiles (a
-        // pass that ends the game reveals every pair before the score).
-        let (action, value) = match winning_move(tree.searched_game()) {
+        // The sample, not `game`: whether a move wins at once can depend on hidden tiles.
+        let (action, value) = match sure_winning_move(tree.searched_game(), self.seed) {
             Some(action) => (action, 1.0),
             None => (tree.best_action(), tree.root_value()),
         };
@@ -107,9 +129,6 @@ impl<G: Game> Search<G> {
     ) -> SearchResult {
         let mut totals: Vec<(usize, u32)> = Vec::new();
         let mut value_sum = 0.0;
-        // A move that wins at once in every sample: with hidden tiles, a pass that ends the
-        // game may win in one sample and lose in another.
-        let mut winning: Option<Option<usize>> = None;
         for k in 0..samples {
             let share = visits / samples + u32::from(k < visits % samples);
             let tree = self
@@ -125,19 +144,16 @@ impl<G: Game> Search<G> {
                 }
             }
             value_sum += tree.root_value() * tree.root_visit_count() as f32;
-            let wins_here = winning_move(tree.searched_game());
-            winning = Some(match winning {
-                None => wins_here,
-                Some(before) => before.filter(|_| before == wins_here),
-            });
         }
+        let tree = self.tree.as_ref().expect("searched above");
+        let winning = sure_winning_move(tree.searched_game(), self.seed);
         let total_visits = totals.iter().map(|&(_, count)| count).sum::<u32>();
         let most_visited = totals
             .iter()
             .max_by_key(|&&(_, count)| count)
             .map(|&(action, _)| action)
             .expect("a search visits some move");
-        let (action, value) = match winning.flatten() {
+        let (action, value) = match winning {
             Some(action) => (action, 1.0),
             None => (most_visited, value_sum / total_visits.max(1) as f32),
         };

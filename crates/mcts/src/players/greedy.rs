@@ -6,8 +6,9 @@ use rand_chacha::ChaCha8Rng;
 
 /// The move that leaves the best score difference right after it, ties at random: one ply of
 /// lookahead and no more. (In Ghast a placement may wait for the opponent's veto answer; the
-/// score is read before that answer.) In a game with hidden information it looks only at a
-/// sample of what it cannot see ([`Game::sample_hidden`]).
+/// score is read before that answer.) A move of several actions (a Fakerghast pair) is judged
+/// whole: an action that starts one is worth its best completion. In a game with hidden
+/// information it looks only at a sample of what it cannot see ([`Game::sample_hidden`]).
 #[derive(Clone, Debug)]
 pub struct GreedyPlayer {
     rng: ChaCha8Rng,
@@ -44,11 +45,8 @@ impl<G: Game> Player<G> for GreedyPlayer {
         seen.legal_actions(&mut self.legal);
         self.best.clear();
         let mut best_lead = f32::NEG_INFINITY;
-        let mut after = seen.clone();
         for &action in &self.legal {
-            after.clone_from(seen);
-            after.apply(action);
-            let lead = after.score(me) - after.score(me.other());
+            let lead = lead_after(seen, action, me);
             if lead > best_lead {
                 best_lead = lead;
                 self.best.clear();
@@ -62,4 +60,20 @@ impl<G: Game> Player<G> for GreedyPlayer {
             .choose(&mut self.rng)
             .expect("the game is not over")
     }
+}
+
+/// `side`'s score lead once `action` is played in `game` and the move it starts is finished
+/// as well as it can be.
+fn lead_after<G: Game>(game: &G, action: usize, side: game::Side) -> f32 {
+    let mut after = game.clone();
+    after.apply(action);
+    if after.mid_move() && after.outcome().is_none() {
+        let mut legal = Vec::new();
+        after.legal_actions(&mut legal);
+        return legal
+            .into_iter()
+            .map(|next| lead_after(&after, next, side))
+            .fold(f32::NEG_INFINITY, f32::max);
+    }
+    after.score(side) - after.score(side.other())
 }
