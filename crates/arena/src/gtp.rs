@@ -151,9 +151,8 @@ pub struct GtpAgent<G> {
     side: Side,
     /// Actions of the engine's last answer still to hand to the referee, one per `choose`.
     queued: VecDeque<usize>,
-    /// Actions the engine generated that the referee has not reported back yet: the engine
-    /// knows them already.
-    generated: usize,
+    /// The move being observed is the one the engine generated, so it knows it already.
+    generated: bool,
     /// The move being observed: the position before it and its actions so far.
     turn: Option<(G, Vec<usize>)>,
 }
@@ -164,7 +163,7 @@ impl<G> GtpAgent<G> {
             engine,
             side: Side::First,
             queued: VecDeque::new(),
-            generated: 0,
+            generated: false,
             turn: None,
         }
     }
@@ -174,7 +173,7 @@ impl<G: GtpGame> Agent<G> for GtpAgent<G> {
     fn new_game(&mut self, options: &G::Options, side: Side) -> Result<(), AgentFailure> {
         self.side = side;
         self.queued.clear();
-        self.generated = 0;
+        self.generated = false;
         self.turn = None;
         self.engine
             .send(&format!("boardsize {}", G::options_size(options)))?;
@@ -200,7 +199,7 @@ impl<G: GtpGame> Agent<G> for GtpAgent<G> {
                 self.engine.name()
             ))
         })?;
-        self.generated = actions.len();
+        self.generated = true;
         self.queued = actions.into();
         let first = self.queued.pop_front().ok_or_else(|| {
             AgentFailure(format!("engine `{}` answered no move", self.engine.name()))
@@ -219,8 +218,7 @@ impl<G: GtpGame> Agent<G> for GtpAgent<G> {
             return Ok(());
         }
         let (start, actions) = self.turn.take().expect("a move is being observed");
-        if self.generated > 0 {
-            self.generated = self.generated.saturating_sub(actions.len());
+        if std::mem::take(&mut self.generated) {
             return Ok(());
         }
         let text = G::told_move(&start, &actions, &after, self.side);

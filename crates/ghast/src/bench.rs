@@ -67,6 +67,16 @@ pub struct DecisionSpeed {
     pub elapsed: Duration,
 }
 
+impl DecisionSpeed {
+    pub fn decisions_per_sec(&self) -> f64 {
+        self.decisions as f64 / self.elapsed.as_secs_f64()
+    }
+
+    pub fn games_per_sec(&self) -> f64 {
+        self.games as f64 / self.elapsed.as_secs_f64()
+    }
+}
+
 /// Plays whole random Fakerghast games (D = 2, the standard board) on this thread for about
 /// `duration`, through the `game::Game` interface that search uses: every decision (a real
 /// tile, a fake, a pass) uniformly from the full list of legal ones.

@@ -66,17 +66,14 @@ impl<G: Game> Session<G> {
         before - self.moves.len()
     }
 
-    /// The last whole move: the position before it, its actions, and the position after it.
-    /// A move still in progress (a Fakerghast real tile awaiting its fake) is not one yet.
-    pub fn last(&self) -> Option<(&G, &[usize], &G)> {
+    /// The last whole move: its actions, and the positions from the one before it to the one
+    /// after it (`positions[i + 1]` follows `actions[i]`). A move still in progress (a
+    /// Fakerghast real tile awaiting its fake) is not one yet.
+    pub fn last(&self) -> Option<(&[G], &[usize])> {
         let move_starts = |i: &usize| !self.positions[*i].mid_move();
         let end = (0..=self.moves.len()).rev().find(move_starts)?;
         let start = (0..end).rev().find(move_starts)?;
-        Some((
-            &self.positions[start],
-            &self.moves[start..end],
-            &self.positions[end],
-        ))
+        Some((&self.positions[start..=end], &self.moves[start..end]))
     }
 
     /// The moves one per line, each in full, as `ghast replay` reads them.
@@ -118,9 +115,9 @@ mod tests {
         play(&mut s, "f1:3");
         play(&mut s, "pass");
         assert_eq!(s.record(), "f1:3\npass\n");
-        let (before, actions, after) = s.last().unwrap();
-        assert_eq!(before.action_to_string(actions[0]), "pass");
-        assert_eq!(before.position().cells, after.position().cells);
+        let (positions, actions) = s.last().unwrap();
+        assert_eq!(positions[0].action_to_string(actions[0]), "pass");
+        assert_eq!(positions[0].position().cells, positions[1].position().cells);
     }
 
     /// In Fakerghast the human is told the bot's pair in public form, a pair half placed is
@@ -143,7 +140,7 @@ mod tests {
         assert_eq!(s.move_texts(), ["c1:4,d1:2", "e1:0+e2:5"]);
         let action = s.game().parse_action("pass").unwrap();
         s.play(action);
-        let (_, actions, _) = s.last().unwrap();
+        let (_, actions) = s.last().unwrap();
         assert_eq!(actions.len(), 1, "the pass, with orange's reveal");
         assert_eq!(s.move_texts()[2], "pass/d1");
         assert_eq!(s.record(), "d1:2+c1:4\ne1:0+e2:5\npass\n");

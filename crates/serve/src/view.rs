@@ -64,15 +64,14 @@ impl<G: BoardView> State<G> {
             // `pass` is GTP's word for passing, which every GtpGame reads.
             can_pass: outcome.is_none() && game.parse_action("pass").is_ok(),
             board: game.board(session.human()),
-            last: session.last().map(|(before, actions, after)| LastMove {
-                text: G::told_move(before, actions, after, session.human()),
-                by: colour_name::<G>(before.to_move()),
-                effect: {
-                    let last = actions.len() - 1;
-                    let mut just_before = before.clone();
-                    actions[..last].iter().for_each(|&a| just_before.apply(a));
-                    G::effect(&just_before, actions[last], after)
-                },
+            last: session.last().map(|(positions, actions)| {
+                let (before, after) = (&positions[0], &positions[actions.len()]);
+                let before_last = &positions[actions.len() - 1];
+                LastMove {
+                    text: G::told_move(before, actions, after, session.human()),
+                    by: colour_name::<G>(before.to_move()),
+                    effect: G::effect(before_last, actions[actions.len() - 1], after),
+                }
             }),
             scores: Side::BOTH.map(|side| game.score(side)),
             result: outcome.map(|outcome| GameEnd {

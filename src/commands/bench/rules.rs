@@ -67,22 +67,20 @@ fn report_ghodak(args: &Args) {
 /// Fakerghast through the `Game` interface search uses.
 fn report_fakerghast(args: &Args) {
     let speed = ghast::bench::random_fakerghast_games(args.seconds, 1);
-    let seconds = speed.elapsed.as_secs_f64();
-    let (per_sec, games_per_sec) = (
-        speed.decisions as f64 / seconds,
-        speed.games as f64 / seconds,
-    );
     if args.json {
         let report = serde_json::json!({
-            "decisions_per_sec": per_sec,
-            "games_per_sec": games_per_sec,
+            "decisions_per_sec": speed.decisions_per_sec(),
+            "games_per_sec": speed.games_per_sec(),
         });
         println!("{report}");
     } else {
         println!(
-            "rules (fakerghast, D = 2): {per_sec:.0} decisions/s, {games_per_sec:.0} games/s \
-             ({} games, {} decisions, one thread, each chosen from the full list of legal ones)",
-            speed.games, speed.decisions,
+            "rules (fakerghast, D = 2): {:.0} decisions/s, {:.0} games/s ({} games, {} \
+             decisions, one thread, each chosen from the full list of legal ones)",
+            speed.decisions_per_sec(),
+            speed.games_per_sec(),
+            speed.games,
+            speed.decisions,
         );
     }
 }

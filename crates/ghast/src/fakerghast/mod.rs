@@ -157,22 +157,11 @@ impl Fakerghast {
     fn position_string(&self, viewer: Option<Side>) -> String {
         let geometry = self.options().ghast().geometry();
         with_hidden!(self, s => {
-            let face_down = |cell: usize| {
-                s.pairs().iter().find_map(|pair| {
-                    [pair.real, pair.fake]
-                        .into_iter()
-                        .find(|tile| usize::from(tile.cell) == cell)
-                        .map(|tile| (side(usize::from(pair.owner)), usize::from(tile.orientation)))
-                })
-            };
-            let letter = |cell: usize| {
-                if let Some((colour, orientation)) = s.board.piece(cell) {
-                    Some(tile_letter(side(colour), orientation, false))
-                } else if s.board.face_down().contains(cell) {
-                    face_down(cell).map(|(owner, orientation)| tile_letter(owner, orientation, true))
-                } else {
-                    None
-                }
+            let letter = |cell: usize| match s.board.piece(cell) {
+                Some((colour, orientation)) => Some(tile_letter(side(colour), orientation, false)),
+                None => s.face_down_on(cell).map(|(pair, tile, _)| {
+                    tile_letter(side(usize::from(pair.owner)), usize::from(tile.orientation), true)
+                }),
             };
             let mut text = String::new();
             write_rows(&mut text, geometry, letter).expect("writing to a string");

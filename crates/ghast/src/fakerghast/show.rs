@@ -37,17 +37,14 @@ struct Hidden {
 impl Fakerghast {
     /// The face-down tile on `cell`, as `viewer` sees it.
     fn hidden_on(&self, cell: usize, viewer: Side) -> Option<Hidden> {
-        with_hidden!(self, s => s.pairs().iter().find_map(|pair| {
+        with_hidden!(self, s => s.face_down_on(cell).map(|(pair, tile, real)| {
             let owner = side(usize::from(pair.owner));
-            [(pair.real, true), (pair.fake, false)]
-                .into_iter()
-                .find(|(tile, _)| usize::from(tile.cell) == cell)
-                .map(|(tile, real)| Hidden {
-                    owner,
-                    orientation: usize::from(tile.orientation),
-                    left: pair.left,
-                    real: (owner == viewer).then_some(real),
-                })
+            Hidden {
+                owner,
+                orientation: usize::from(tile.orientation),
+                left: pair.left,
+                real: (owner == viewer).then_some(real),
+            }
         }))
     }
 

@@ -105,6 +105,16 @@ impl<B: Bits> HiddenState<B> {
         &self.pairs[..usize::from(self.pair_count)]
     }
 
+    /// The face-down tile on `cell`: its pair, the tile, and whether it is the real one.
+    pub fn face_down_on(&self, cell: usize) -> Option<(&Pair, Placement, bool)> {
+        self.pairs().iter().find_map(|pair| {
+            [(pair.real, true), (pair.fake, false)]
+                .into_iter()
+                .find(|(tile, _)| usize::from(tile.cell) == cell)
+                .map(|(tile, real)| (pair, tile, real))
+        })
+    }
+
     /// Blue's score includes komi; in half points so that comparisons are exact. Face-down
     /// tiles count for no one.
     pub fn half_score(&self, colour: usize) -> i32 {
