@@ -24,6 +24,41 @@ impl EndReason {
     }
 }
 
+/// The end checks of section 6 after a turn, in the rules' order: margin, passes, repetition,
+/// limit. `lead` is the face-up lead of the player who did not just move; `repeated` records
+/// the position and says whether it has now stood three times, so it runs only when the
+/// checks before it passed (a position is recorded once per turn that reaches it).
+#[inline]
+pub(crate) fn end_check(
+    lead: i32,
+    win_margin: u16,
+    passes: u8,
+    repeated: impl FnOnce() -> bool,
+    turn: u16,
+    max_turns: u16,
+) -> Option<EndReason> {
+    if lead >= i32::from(win_margin) {
+        Some(EndReason::Margin)
+    } else if passes >= 2 {
+        Some(EndReason::Passes)
+    } else if repeated() {
+        Some(EndReason::Repetition)
+    } else if turn > max_turns {
+        Some(EndReason::Limit)
+    } else {
+        None
+    }
+}
+
+/// The outcome of a game scored on the board: the higher score wins.
+pub(crate) fn outcome_by_score(orange_half_points: i32, blue_half_points: i32) -> Outcome {
+    match orange_half_points.cmp(&blue_half_points) {
+        std::cmp::Ordering::Greater => Outcome::Win(Side::First),
+        std::cmp::Ordering::Less => Outcome::Win(Side::Second),
+        std::cmp::Ordering::Equal => Outcome::Draw,
+    }
+}
+
 /// The winner (or a draw) and the reason, printed as in `result orange margin`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GameResult {

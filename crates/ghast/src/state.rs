@@ -7,7 +7,7 @@ use crate::board::Board;
 use crate::history::History;
 use crate::options::GhastOptions;
 use crate::position::{Piece, Position};
-use crate::result::{EndReason, GameResult};
+use crate::result::{EndReason, GameResult, end_check, outcome_by_score};
 use crate::tables::{Tables, intern, splitmix64};
 use game::{Outcome, Side};
 use std::fmt;
@@ -314,26 +314,21 @@ impl<B: Bits> State<B> {
         self.turn += 1;
         let options = &self.tables.options;
         let lead = self.count(other) as i32 - self.count(mover) as i32;
-        let reason = if lead >= i32::from(options.win_margin()) {
-            self.result = Some(GameResult {
-                outcome: Outcome::Win(side(other)),
-                reason: EndReason::Margin,
-            });
-            return;
-        } else if self.passes >= 2 {
-            EndReason::Passes
-        } else if self.history.record(self.position_key()) >= 3 {
-            EndReason::Repetition
-        } else if self.turn > options.max_turns() {
-            EndReason::Limit
-        } else {
+        let key = self.position_key();
+        let history = &mut self.history;
+        let Some(reason) = end_check(
+            lead,
+            options.win_margin(),
+            self.passes,
+            || history.record(key) >= 3,
+            self.turn,
+            options.max_turns(),
+        ) else {
             return;
         };
-        let (orange, blue) = (self.half_score(0), self.half_score(1));
-        let outcome = match orange.cmp(&blue) {
-            std::cmp::Ordering::Greater => Outcome::Win(Side::First),
-            std::cmp::Ordering::Less => Outcome::Win(Side::Second),
-            std::cmp::Ordering::Equal => Outcome::Draw,
+        let outcome = match reason {
+            EndReason::Margin => Outcome::Win(side(other)),
+            _ => outcome_by_score(self.half_score(0), self.half_score(1)),
         };
         self.result = Some(GameResult { outcome, reason });
     }

@@ -92,75 +92,58 @@ impl<G: Game> Search<G> {
     ) -> SearchResult {
         assert!(game.outcome().is_none(), "no search in a finished game");
         assert!(visits > 0, "a search needs at least one visit");
-        let samples = self.config.hidden_samples.clamp(1, visits);
-        if G::HIDDEN_INFORMATION && samples > 1 {
-            return self.run_samples(game, evaluator, visits, samples);
-        }
-        let tree = self
-            .tree
-            .get_or_insert_with(|| Tree::new(game.clone(), self.config.clone(), self.seed));
-        if tree.game().hash() != game.hash() {
-            tree.reset(game);
-        }
-        tree.set_budget(visits);
-        self.batch.run(std::slice::from_mut(tree), evaluator);
-        // The sample, not `game`: whether a move wins at once can depend on hidden tiles.
-        let (action, value) = match sure_winning_move(tree.searched_game(), self.seed) {
-            Some(action) => (action, 1.0),
-            None => (tree.best_action(), tree.root_value()),
+        // Determinized search over several samples of what the side to move cannot know: one
+        // search per sample with its share of the visits, the root visits summed. The root's
+        // moves are the same in every sample (they depend only on what the mover knows).
+        let samples = if G::HIDDEN_INFORMATION {
+            self.config.hidden_samples.clamp(1, visits)
+        } else {
+            1
         };
-        SearchResult {
-            action,
-            value,
-            visits: tree.root_visits(),
-            total_visits: tree.root_visit_count(),
-        }
-    }
-
-    /// Determinized search over several samples of what the side to move cannot know: one
-    /// search per sample with its share of the visits, the root visits summed. The root's
-    /// moves are the same in every sample (they depend only on what the mover knows).
-    fn run_samples<E: Evaluator<G> + ?Sized>(
-        &mut self,
-        game: &G,
-        evaluator: &mut E,
-        visits: u32,
-        samples: u32,
-    ) -> SearchResult {
-        let mut totals: Vec<(usize, u32)> = Vec::new();
+        let mut visit_totals: Vec<(usize, u32)> = Vec::new();
         let mut value_sum = 0.0;
         for k in 0..samples {
-            let share = visits / samples + u32::from(k < visits % samples);
             let tree = self
                 .tree
                 .get_or_insert_with(|| Tree::new(game.clone(), self.config.clone(), self.seed));
-            tree.reset(game);
-            tree.set_budget(share);
+            if samples > 1 || tree.game().hash() != game.hash() {
+                tree.reset(game);
+            }
+            tree.set_budget(visits / samples + u32::from(k < visits % samples));
             self.batch.run(std::slice::from_mut(tree), evaluator);
             for (action, count) in tree.root_visits() {
-                match totals.iter_mut().find(|(a, _)| *a == action) {
+                match visit_totals.iter_mut().find(|(a, _)| *a == action) {
                     Some((_, total)) => *total += count,
-                    None => totals.push((action, count)),
+                    None => visit_totals.push((action, count)),
                 }
             }
             value_sum += tree.root_value() * tree.root_visit_count() as f32;
         }
         let tree = self.tree.as_ref().expect("searched above");
-        let winning = sure_winning_move(tree.searched_game(), self.seed);
-        let total_visits = totals.iter().map(|&(_, count)| count).sum::<u32>();
-        let most_visited = totals
-            .iter()
-            .max_by_key(|&&(_, count)| count)
-            .map(|&(action, _)| action)
-            .expect("a search visits some move");
-        let (action, value) = match winning {
+        let (best, value, total_visits) = if samples == 1 {
+            (
+                tree.best_action(),
+                tree.root_value(),
+                tree.root_visit_count(),
+            )
+        } else {
+            let total = visit_totals.iter().map(|&(_, count)| count).sum::<u32>();
+            let most_visited = visit_totals
+                .iter()
+                .max_by_key(|&&(_, count)| count)
+                .map(|&(action, _)| action)
+                .expect("a search visits some move");
+            (most_visited, value_sum / total.max(1) as f32, total)
+        };
+        // The sample, not `game`: whether a move wins at once can depend on hidden tiles.
+        let (action, value) = match sure_winning_move(tree.searched_game(), self.seed) {
             Some(action) => (action, 1.0),
-            None => (most_visited, value_sum / total_visits.max(1) as f32),
+            None => (best, value),
         };
         SearchResult {
             action,
             value,
-            visits: totals,
+            visits: visit_totals,
             total_visits,
         }
     }

@@ -8,11 +8,10 @@ use crate::action::MoveProblem;
 use crate::bits::Bits;
 use crate::board::Board;
 use crate::history::History;
-use crate::result::{EndReason, GameResult};
+use crate::result::{EndReason, GameResult, end_check, outcome_by_score};
 use crate::state::{placement_problem, side, side_name};
 use crate::tables::{Tables, intern, splitmix64};
 use game::Outcome;
-use std::cmp::Ordering;
 
 /// Hidden pairs on the board at most: a side has at most D of them (each of its last D turns),
 /// and D is at most 3; under `fakes` a side has at most one.
@@ -400,21 +399,25 @@ impl<B: Bits> HiddenState<B> {
         self.turn += 1;
         let options = &self.tables.options;
         let lead = self.board.count(other) as i32 - self.board.count(mover) as i32;
-        let reason = if lead >= i32::from(options.win_margin()) {
-            self.result = Some(GameResult {
-                outcome: Outcome::Win(side(other)),
-                reason: EndReason::Margin,
-            });
-            return;
-        } else if self.passes >= 2 {
-            EndReason::Passes
-        } else if self.history.record(self.position_key()) >= 3 {
-            EndReason::Repetition
-        } else if self.turn > options.max_turns() {
-            EndReason::Limit
-        } else {
+        let key = self.position_key();
+        let history = &mut self.history;
+        let Some(reason) = end_check(
+            lead,
+            options.win_margin(),
+            self.passes,
+            || history.record(key) >= 3,
+            self.turn,
+            options.max_turns(),
+        ) else {
             return;
         };
+        if reason == EndReason::Margin {
+            self.result = Some(GameResult {
+                outcome: Outcome::Win(side(other)),
+                reason,
+            });
+            return;
+        }
         if self.pair_count > 0 {
             for i in 0..self.pairs().len() {
                 self.reveal(self.pairs[i]);
@@ -422,11 +425,7 @@ impl<B: Bits> HiddenState<B> {
             self.pair_count = 0;
             self.key ^= self.board.remove_starved(self.tables);
         }
-        let outcome = match self.half_score(0).cmp(&self.half_score(1)) {
-            Ordering::Greater => Outcome::Win(game::Side::First),
-            Ordering::Less => Outcome::Win(game::Side::Second),
-            Ordering::Equal => Outcome::Draw,
-        };
+        let outcome = outcome_by_score(self.half_score(0), self.half_score(1));
         self.result = Some(GameResult { outcome, reason });
     }
 
