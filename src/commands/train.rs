@@ -147,7 +147,7 @@ pub fn export_bot<G: Game>(
     let mut bundle =
         play::Bundle::<G>::from_checkpoint(&run.checkpoint(generation), config.bot.visits)
             .with_context(|| format!("cannot export the bot into {}", run.bot().display()))?;
-    bundle.settings.search = config.bot.search();
+    bundle.settings.search = config.bot.search(&config.selfplay.search);
     bundle
         .save(&run.bot())
         .with_context(|| format!("cannot export the bot into {}", run.bot().display()))?;

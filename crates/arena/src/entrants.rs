@@ -25,7 +25,14 @@ impl<G: GtpGame + Planes> Entrant<G> for PlayerSpec {
             PlayerSpec::Greedy => baseline_agent(Baseline::Greedy, seed),
             PlayerSpec::Uct { playouts } => baseline_agent(Baseline::Uct(*playouts), seed),
             PlayerSpec::Checkpoint { weights, visits } => {
-                network_agent::<G>(&self.name(), weights, options, *visits, seed)?
+                network_agent::<G>(
+                    &self.name(),
+                    weights,
+                    options,
+                    SearchConfig::play(),
+                    *visits,
+                    seed,
+                )?
             }
             PlayerSpec::Bundle { dir, visits } => bundle_agent::<G>(dir, *visits, seed)?,
             PlayerSpec::Gtp { command } => {
@@ -59,6 +66,7 @@ pub fn network_agent<G: Planes>(
     name: &str,
     weights: &Path,
     options: &G::Options,
+    search: SearchConfig,
     visits: u32,
     seed: u64,
 ) -> Result<Box<dyn Agent<G>>, AgentFailure> {
@@ -70,7 +78,7 @@ pub fn network_agent<G: Planes>(
         .map_err(|e| AgentFailure(format!("{}: {e}", weights.display())))?;
     let evaluator = NetEvaluator::<G>::new(loaded.network, options, settings)
         .map_err(|e| AgentFailure(format!("{}: {e}", weights.display())))?;
-    let player = MctsPlayer::new(name, evaluator, SearchConfig::play(), visits, seed);
+    let player = MctsPlayer::new(name, evaluator, search, visits, seed);
     Ok(Box::new(Local(player)))
 }
 

@@ -32,7 +32,8 @@ pub struct RunConfig<O> {
     pub bot: BotConfig,
 }
 
-/// How the exported bot (`RUN/bot`) plays: [`mcts::SearchConfig::play`] with these.
+/// How the exported bot (`RUN/bot`) plays: self-play's search ([`BotConfig::search`]) with
+/// these.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct BotConfig {
@@ -56,11 +57,23 @@ impl Default for BotConfig {
 }
 
 impl BotConfig {
-    /// The exported bot's search settings.
-    pub fn search(&self) -> SearchConfig {
+    /// The exported bot's search settings: it searches as self-play did (`selfplay`: the
+    /// formula, its Gumbel settings and the weight of the score lead), without the noise. The
+    /// network's policy was trained on that search's targets and its value under that utility;
+    /// where they differ from the defaults (Fakerghast) the bot plays far better with them
+    /// than with plain PUCT (BENCHMARKS.md).
+    pub fn search(&self, selfplay: &SearchConfig) -> SearchConfig {
         SearchConfig {
             move_choice: self.move_choice,
             hidden_samples: self.hidden_samples,
+            formula: selfplay.formula,
+            c_puct: selfplay.c_puct,
+            fpu_reduction: selfplay.fpu_reduction,
+            gumbel_actions: selfplay.gumbel_actions,
+            gumbel_c_visit: selfplay.gumbel_c_visit,
+            gumbel_c_scale: selfplay.gumbel_c_scale,
+            score_utility: selfplay.score_utility,
+            score_scale: selfplay.score_scale,
             ..SearchConfig::play()
         }
     }
@@ -193,5 +206,34 @@ impl RunLimits {
         let every = self.keep_every_generation;
         (every == 0 || generation.is_multiple_of(every))
             || generation + self.keep_newest_generations > newest
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcts::Formula;
+
+    #[test]
+    fn the_bot_searches_as_self_play_did_without_its_noise() {
+        let selfplay = SearchConfig {
+            formula: Formula::Gumbel,
+            gumbel_actions: 32,
+            score_utility: 0.5,
+            score_scale: 7.0,
+            root_noise: true,
+            ..SearchConfig::default()
+        };
+        let bot = BotConfig {
+            hidden_samples: 4,
+            ..BotConfig::default()
+        };
+        let search = bot.search(&selfplay);
+        assert_eq!(search.formula, Formula::Gumbel);
+        assert_eq!(search.gumbel_actions, 32);
+        assert_eq!((search.score_utility, search.score_scale), (0.5, 7.0));
+        assert_eq!(search.hidden_samples, 4);
+        assert!(!search.root_noise, "a bot plays without noise");
+        assert_eq!(search.leaves_per_tree, SearchConfig::play().leaves_per_tree);
     }
 }

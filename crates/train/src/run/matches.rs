@@ -6,6 +6,7 @@ use crate::{EvaluationConfig, RunDir};
 use anyhow::Result;
 use arena::{Agent, AgentFailure, Baseline, Entrant, Match, MatchSettings};
 use game::{Game, Planes};
+use mcts::SearchConfig;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -13,6 +14,7 @@ use std::time::Duration;
 struct Network {
     name: String,
     weights: PathBuf,
+    search: SearchConfig,
     visits: u32,
 }
 
@@ -22,7 +24,14 @@ impl<G: Planes> Entrant<G> for Network {
     }
 
     fn agent(&self, options: &G::Options, seed: u64) -> Result<Box<dyn Agent<G>>, AgentFailure> {
-        arena::network_agent::<G>(&self.name, &self.weights, options, self.visits, seed)
+        arena::network_agent::<G>(
+            &self.name,
+            &self.weights,
+            options,
+            self.search.clone(),
+            self.visits,
+            seed,
+        )
     }
 }
 
@@ -42,6 +51,7 @@ pub fn run_matches<G: Planes>(
     run: &RunDir,
     config: &EvaluationConfig,
     options: &G::Options,
+    search: &SearchConfig,
     shared: &Shared,
 ) -> Result<()> {
     let baseline = Fixed(config.baseline().map_err(anyhow::Error::msg)?);
@@ -53,13 +63,13 @@ pub fn run_matches<G: Planes>(
             continue;
         }
         considered = newest;
-        let candidate = network(run, newest, config.visits);
+        let candidate = network(run, newest, search, config.visits);
         if config.gating {
             let best = run.latest_generation()?.unwrap_or(0);
             let score = score::<G>(
                 options,
                 &candidate,
-                &network(run, best, config.visits),
+                &network(run, best, search, config.visits),
                 config.gating_games,
             )?;
             let accepted = score >= config.gating_score;
@@ -93,10 +103,12 @@ pub fn run_matches<G: Planes>(
     Ok(())
 }
 
-fn network(run: &RunDir, generation: u64, visits: u32) -> Network {
+/// A generation as the exported bot would play it, at `visits` per move.
+fn network(run: &RunDir, generation: u64, search: &SearchConfig, visits: u32) -> Network {
     Network {
         name: format!("gen-{generation:04}@{visits}"),
         weights: run.checkpoint(generation),
+        search: search.clone(),
         visits,
     }
 }

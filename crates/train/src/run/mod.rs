@@ -193,10 +193,12 @@ pub fn train<G: Planes>(
         drop(sender);
         let trainer = trainer_loop.map(|trainer| scope.spawn(move || trainer.run(shared)));
         let evaluation = &config.evaluation;
+        let bot_search = config.bot.search(&config.selfplay.search);
         let matches =
             (trains && (evaluation.every_generations > 0 || evaluation.gating)).then(|| {
-                scope
-                    .spawn(move || matches::run_matches::<G>(run, evaluation, &config.game, shared))
+                scope.spawn(move || {
+                    matches::run_matches::<G>(run, evaluation, &config.game, &bot_search, shared)
+                })
             });
         let follow = served
             .as_ref()
