@@ -24,16 +24,14 @@ impl<G: GtpGame + Planes> Entrant<G> for PlayerSpec {
             PlayerSpec::Random => baseline_agent(Baseline::Random, seed),
             PlayerSpec::Greedy => baseline_agent(Baseline::Greedy, seed),
             PlayerSpec::Uct { playouts } => baseline_agent(Baseline::Uct(*playouts), seed),
-            PlayerSpec::Checkpoint { weights, visits } => {
-                network_agent::<G>(
-                    &self.name(),
-                    weights,
-                    options,
-                    SearchConfig::play(),
-                    *visits,
-                    seed,
-                )?
-            }
+            PlayerSpec::Checkpoint { weights, visits } => network_agent::<G>(
+                &self.name(),
+                weights,
+                options,
+                SearchConfig::play(),
+                *visits,
+                seed,
+            )?,
             PlayerSpec::Bundle { dir, visits } => bundle_agent::<G>(dir, *visits, seed)?,
             PlayerSpec::Gtp { command } => {
                 Box::new(GtpAgent::<G>::new(GtpEngine::spawn(&self.name(), command)?))
