@@ -1,5 +1,7 @@
 //! How and why a game ended.
 
+use crate::history::History;
+use crate::options::GhastOptions;
 use game::{Outcome, Side};
 use std::fmt;
 
@@ -25,25 +27,25 @@ impl EndReason {
 }
 
 /// The end checks of section 6 after a turn, in the rules' order: margin, passes, repetition,
-/// limit. `lead` is the face-up lead of the player who did not just move; `repeated` records
-/// the position and says whether it has now stood three times, so it runs only when the
-/// checks before it passed (a position is recorded once per turn that reaches it).
+/// limit. `lead` is the face-up lead of the player who did not just move. The position `key`
+/// goes into `history` only when the checks before repetition passed, so that a position is
+/// recorded once per turn that reaches it.
 #[inline]
 pub(crate) fn end_check(
+    options: &GhastOptions,
     lead: i32,
-    win_margin: u16,
     passes: u8,
-    repeated: impl FnOnce() -> bool,
     turn: u16,
-    max_turns: u16,
+    history: &mut History,
+    key: u64,
 ) -> Option<EndReason> {
-    if lead >= i32::from(win_margin) {
+    if lead >= i32::from(options.win_margin()) {
         Some(EndReason::Margin)
     } else if passes >= 2 {
         Some(EndReason::Passes)
-    } else if repeated() {
+    } else if history.record(key) >= 3 {
         Some(EndReason::Repetition)
-    } else if turn > max_turns {
+    } else if turn > options.max_turns() {
         Some(EndReason::Limit)
     } else {
         None

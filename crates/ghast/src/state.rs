@@ -315,14 +315,13 @@ impl<B: Bits> State<B> {
         let options = &self.tables.options;
         let lead = self.count(other) as i32 - self.count(mover) as i32;
         let key = self.position_key();
-        let history = &mut self.history;
         let Some(reason) = end_check(
+            options,
             lead,
-            options.win_margin(),
             self.passes,
-            || history.record(key) >= 3,
             self.turn,
-            options.max_turns(),
+            &mut self.history,
+            key,
         ) else {
             return;
         };

@@ -111,6 +111,10 @@ impl<G: Game> Search<G> {
             }
             tree.set_budget(visits / samples + u32::from(k < visits % samples));
             self.batch.run(std::slice::from_mut(tree), evaluator);
+            if samples == 1 {
+                visit_totals = tree.root_visits();
+                break;
+            }
             for (action, count) in tree.root_visits() {
                 match visit_totals.iter_mut().find(|(a, _)| *a == action) {
                     Some((_, total)) => *total += count,
