@@ -1,7 +1,7 @@
 //! Throughput of the network's forward pass, for `ghast bench nn`.
 
 use crate::config::NetConfig;
-use crate::model::Network;
+use crate::model::{ILLEGAL_LOGIT, Network};
 use crate::tensors::Inputs;
 use game::PlaneShape;
 use serde::Serialize;
@@ -126,7 +126,12 @@ pub fn bench_forward(
     }
 }
 
-/// Random planes on a full board with every action legal, on the host.
+/// The share of actions legal in [`random_inputs`]: about that of a mid-game size-4 Ghast
+/// position (some 220 of 488).
+const LEGAL_SHARE: f64 = 0.45;
+
+/// Random planes on a full board with a random [`LEGAL_SHARE`] of the actions legal (a mask
+/// of one kind only would flatter any kernel whose cost depends on the data), on the host.
 fn random_inputs(config: &NetConfig, shape: PlaneShape, batch: usize) -> Inputs {
     let (n, h, w) = (batch as i64, shape.height as i64, shape.width as i64);
     let options = (Kind::Float, Device::Cpu);
@@ -134,7 +139,10 @@ fn random_inputs(config: &NetConfig, shape: PlaneShape, batch: usize) -> Inputs 
     Inputs {
         planes: Tensor::rand([n, config.input_channels as i64, h, w], options).round(),
         board_mask: Tensor::ones([n, h, w], options),
-        legal: Tensor::ones([n, actions], (Kind::Bool, Device::Cpu)),
+        illegal_bias: Tensor::rand([n, actions], options)
+            .ge(LEGAL_SHARE)
+            .to_kind(Kind::Float)
+            * ILLEGAL_LOGIT,
     }
 }
 

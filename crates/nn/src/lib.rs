@@ -18,7 +18,7 @@ mod tensors;
 pub use config::{NetConfig, NetSize, Preset};
 pub use error::NetError;
 pub use evaluator::{EvaluatorSettings, NetEvaluator, set_intra_op_threads};
-pub use host_batch::HostBatch;
+pub use host_batch::{BatchInputs, HostBatch};
 pub use losses::{LossValues, LossWeights, Losses, Targets, losses};
 pub use model::{ILLEGAL_LOGIT, Network};
 pub use server::{InferenceServer, ServerClient};

@@ -101,10 +101,7 @@ impl Network {
         });
         let value = self.value.forward_t(&trunk, &board, train);
         let policy = self.policy.forward_t(&trunk, &board, train);
-        // `where` rather than `masked_fill`: the same values, but a branch-free kernel, where
-        // masked_fill's branch per action mispredicts on a real position's mix of legal and
-        // illegal moves.
-        let mask = |logits: &Tensor| logits.where_scalarother(&inputs.legal, ILLEGAL_LOGIT);
+        let mask = |logits: &Tensor| logits + &inputs.illegal_bias;
         Output {
             policy_logits: mask(&policy.logits),
             soft_policy_logits: policy.soft_logits.as_ref().map(mask),

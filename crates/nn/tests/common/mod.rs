@@ -222,7 +222,7 @@ pub fn inputs(positions: &[Toy]) -> Inputs {
     let mut batch = nn::HostBatch::default();
     let refs: Vec<&Toy> = positions.iter().collect();
     batch.encode(&refs, refs.len());
-    batch.inputs(Device::Cpu, Kind::Float)
+    batch.inputs(Device::Cpu, Kind::Float).to_owned()
 }
 
 /// A tiny network for the toy game, on the CPU.
