@@ -69,6 +69,7 @@ pub(crate) struct Edge {
 }
 
 impl Edge {
+    #[inline]
     pub fn new(action: usize, prior: f32) -> Self {
         Self {
             action: u32::try_from(action).expect("action index fits in u32"),
@@ -77,6 +78,7 @@ impl Edge {
         }
     }
 
+    #[inline]
     pub fn child(&self) -> Option<NodeId> {
         (self.child != NO_CHILD).then_some(self.child)
     }
@@ -96,20 +98,24 @@ impl Arena {
         self.nodes.push(Node::new(to_move, state));
     }
 
+    #[inline]
     pub fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id as usize]
     }
 
+    #[inline]
     pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
         &mut self.nodes[id as usize]
     }
 
+    #[inline]
     pub fn edge_range(&self, id: NodeId) -> std::ops::Range<usize> {
         let node = self.node(id);
         let start = node.first_edge as usize;
         start..start + node.edge_count as usize
     }
 
+    #[inline]
     pub fn edges_of(&self, id: NodeId) -> &[Edge] {
         &self.edges[self.edge_range(id)]
     }

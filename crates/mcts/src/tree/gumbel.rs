@@ -20,6 +20,16 @@ pub(super) struct GumbelRoot {
     schedule: Vec<u32>,
 }
 
+impl GumbelRoot {
+    /// The most children an inner node of this search can get, once the root is expanded:
+    /// a root move gets at most the schedule's largest count plus one visits, the first of
+    /// which expands its node and each later one adds at most one child; a deeper node gets
+    /// fewer visits than its parent. (At least one, so that an expanded node has an edge.)
+    pub(super) fn inner_node_children(&self) -> usize {
+        self.schedule.iter().copied().max().unwrap_or(0).max(1) as usize
+    }
+}
+
 /// The visit count sequential halving asks of the move it visits next, for each of `sims`
 /// simulations among `considered` moves (mctx's `get_sequence_of_considered_visits`): each
 /// round visits every remaining move equally, then keeps the better half, so the budget is
@@ -95,13 +105,19 @@ impl<G: Game> Tree<G> {
         gumbel.considered.extend(range.clone());
         let start = range.start;
         let scores = &gumbel.scores;
-        gumbel.considered.sort_unstable_by(|&a, &b| {
+        let best_first = |&a: &usize, &b: &usize| {
             scores[b - start]
                 .total_cmp(&scores[a - start])
                 .then(a.cmp(&b))
-        });
+        };
         let considered = (self.config.gumbel_actions as usize).min(range.len());
-        gumbel.considered.truncate(considered);
+        if considered < range.len() {
+            gumbel
+                .considered
+                .select_nth_unstable_by(considered, best_first);
+            gumbel.considered.truncate(considered);
+        }
+        gumbel.considered.sort_unstable_by(best_first);
         let sims = self.budget.saturating_sub(1).max(1) as usize;
         gumbel.schedule = considered_visits(considered, sims);
     }

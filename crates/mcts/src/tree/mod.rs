@@ -225,6 +225,7 @@ impl<G: Game> Tree<G> {
 
 /// +1 for the first side, -1 for the second: turns a first-side value into a side's value and
 /// back.
+#[inline]
 pub(crate) fn side_sign(side: Side) -> f32 {
     match side {
         Side::First => 1.0,

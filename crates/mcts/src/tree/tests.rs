@@ -481,9 +481,10 @@ fn children_form_a_prefix_followed_by_the_best_remaining_prior() {
 }
 
 #[test]
-fn gumbel_inner_nodes_keep_only_the_moves_their_budget_could_try() {
-    // 30 legal moves at the root, priors rising with the move: an inner node of an 8-visit
-    // search can try at most 8 moves, the 8 likeliest; the root keeps all 30.
+fn gumbel_inner_nodes_keep_only_the_moves_their_schedule_could_try() {
+    // 30 legal moves at the root, priors rising with the move. Sequential halving over 2
+    // root moves with 8 visits gives each of them 4 (one expands it, three add a child
+    // each), so an inner node keeps the 3 likeliest moves; the root keeps all 30.
     let max_take = 30;
     let weights: Vec<f32> = (1..=max_take).map(|a| a as f32).collect();
     let total: f32 = weights.iter().sum();
@@ -491,32 +492,41 @@ fn gumbel_inner_nodes_keep_only_the_moves_their_budget_could_try() {
         policy: weights.iter().map(|w| w / total).collect(),
         positions: 0,
     };
-    let budget = 8;
-    let mut tree = Tree::new(Nim::start(100, max_take, None), gumbel(false, 16), 3);
-    tree.set_budget(budget);
+    let kept_per_node = 3;
+    let mut tree = Tree::new(Nim::start(100, max_take, None), gumbel(false, 2), 3);
+    tree.set_budget(8);
     Batch::new().run(std::slice::from_mut(&mut tree), &mut evaluator);
     assert_eq!(tree.arena.edges_of(ROOT).len(), max_take as usize);
-    let mut inner = 0;
+    let mut most_visits = 0;
     for id in 1..tree.arena.nodes.len() as NodeId {
-        if tree.arena.node(id).state != NodeState::Expanded {
+        let node = tree.arena.node(id);
+        if node.state != NodeState::Expanded {
             continue;
         }
-        inner += 1;
-        let mut kept: Vec<usize> = tree
-            .arena
-            .edges_of(id)
-            .iter()
-            .map(|edge| edge.action as usize)
-            .collect();
+        most_visits = most_visits.max(node.visits);
+        let edges = tree.arena.edges_of(id);
+        assert!(
+            node.visits as usize - 1 <= edges.len(),
+            "node {id}: {} visits, so up to {} children, but only {} moves kept",
+            node.visits,
+            node.visits - 1,
+            edges.len()
+        );
+        let mut kept: Vec<usize> = edges.iter().map(|edge| edge.action as usize).collect();
         kept.sort_unstable();
-        let likeliest: Vec<usize> = (max_take - budget..max_take).map(|a| a as usize).collect();
+        let likeliest: Vec<usize> = (max_take - kept_per_node..max_take)
+            .map(|a| a as usize)
+            .collect();
         assert_eq!(kept, likeliest, "node {id}");
-        let first = tree.arena.edges_of(id)[0].action as usize;
         assert_eq!(
-            first,
+            edges[0].action as usize,
             max_take as usize - 1,
             "the likeliest move comes first"
         );
     }
-    assert!(inner > 0, "the search expanded inner nodes");
+    assert_eq!(
+        most_visits as usize - 1,
+        kept_per_node as usize,
+        "a root move's node uses every move it keeps"
+    );
 }
