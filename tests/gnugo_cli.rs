@@ -9,9 +9,9 @@ use common::ghast;
 use ghodak::{Ghodak, GhodakOptions, RawOptions};
 use std::path::{Path, PathBuf};
 
-/// GNU Go as `gtp:` spec words: `$GNUGO`, else Debian's /usr/games/gnugo, else `gnugo` on
-/// the PATH; with the flags that make it finish games under area scoring.
-fn gnugo_spec() -> String {
+/// GNU Go's command line: `$GNUGO`, else Debian's /usr/games/gnugo, else `gnugo` on the
+/// PATH; with the flags that make it finish games under area scoring.
+fn gnugo_command() -> String {
     let program = std::env::var("GNUGO").unwrap_or_else(|_| {
         let debian = Path::new("/usr/games/gnugo");
         if debian.is_file() {
@@ -20,7 +20,12 @@ fn gnugo_spec() -> String {
             "gnugo".to_owned()
         }
     });
-    format!("gtp:{program} --mode gtp --chinese-rules --capture-all-dead --level 1")
+    format!("{program} --mode gtp --chinese-rules --capture-all-dead --level 1")
+}
+
+/// GNU Go as an arena player spec.
+fn gnugo_spec() -> String {
+    format!("gtp:{}", gnugo_command())
 }
 
 /// An untrained Ghodak bot on 7 x 7 with 8 visits per move.
@@ -132,4 +137,75 @@ fn gnugo_and_ghast_gtp_play_whole_games_over_gtp() {
     );
     let summary = against_gnugo(&engine, &["--game", "ghodak", "--size", "7"], &records);
     assert_whole_games(&summary, &records, "gtp:ghast");
+}
+
+/// The whole-game check from the other side: Sabaki's own GTP library
+/// (tests/gtp-tool/drive.mjs) drives `ghast gtp` against GNU Go, ours with each colour. Every
+/// command must be accepted, the moves must replay under our rules, and our `final_score` must
+/// be the score of that replay.
+#[test]
+fn sabakis_gtp_controller_drives_ghast_gtp_through_whole_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = bot(dir.path());
+    let ours = format!(
+        "{} gtp --cpu --bot {}",
+        env!("CARGO_BIN_EXE_ghast"),
+        bot.display()
+    );
+    let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gtp-tool");
+    assert!(
+        driver.join("node_modules/@sabaki/gtp").is_dir(),
+        "@sabaki/gtp is missing: run scripts/setup-engines.sh"
+    );
+    let (size, komi, move_limit) = ("7", "7.5", (3 * 7 * 7).to_string());
+    for ours_is_black in [true, false] {
+        let (black, white) = if ours_is_black {
+            (ours.clone(), gnugo_command())
+        } else {
+            (gnugo_command(), ours.clone())
+        };
+        let output = std::process::Command::new("node")
+            .arg(driver.join("drive.mjs"))
+            .args([size, komi, &move_limit, &black, &white])
+            .output()
+            .expect("start node");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{stderr}");
+        let game: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let moves: Vec<&str> = game["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        assert!(moves.len() >= 10, "{game}");
+        let end = game["end"].as_str().unwrap();
+        assert!(
+            ["passes", "moves"].contains(&end) || end.ends_with(" resigned"),
+            "{game}"
+        );
+
+        let replayed = ghast(
+            &["replay", "--game", "ghodak", "--size", size, "--komi", komi],
+            &moves.join(" "),
+        );
+        assert!(replayed.status.success(), "{replayed:?}");
+        if end.ends_with(" resigned") {
+            continue;
+        }
+        let stdout = String::from_utf8_lossy(&replayed.stdout);
+        let result: Vec<&str> = stdout.lines().last().unwrap().split(' ').collect();
+        let [_, winner, _, black_score, white_score] = result[..] else {
+            panic!("no result after {end}: {stdout}");
+        };
+        let (black_score, white_score): (f64, f64) =
+            (black_score.parse().unwrap(), white_score.parse().unwrap());
+        let expected = match winner {
+            "black" => format!("B+{}", black_score - white_score),
+            "white" => format!("W+{}", white_score - black_score),
+            _ => "0".to_owned(),
+        };
+        let our_colour = if ours_is_black { "black" } else { "white" };
+        assert_eq!(game["scores"][our_colour], expected.as_str(), "{game}");
+    }
 }
