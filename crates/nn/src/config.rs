@@ -38,6 +38,31 @@ pub struct NetConfig {
     /// policy): it makes the trunk tell apart the moves the main target all but ignores.
     #[serde(default)]
     pub soft_policy: bool,
+    /// The policy head's non-linearity. Under ReLU a whole head can die: on the standard
+    /// board the first generations' search targets carry little signal, training silences
+    /// the head (batch-norm scales near zero, shifts negative), every unit stays off, no
+    /// gradient reaches them again, and the priors stay uniform for good: so it went in the
+    /// 2-hour run behind `models/ghast-size6`. SiLU (`x * sigmoid(x)`) is nowhere flat, so a
+    /// head silenced early comes back once the targets mean something; it costs a tiny net's
+    /// pass under 1% where Mish (KataGo's choice) cost 8% on this CPU. Sidecars written
+    /// before this choice existed are ReLU.
+    #[serde(default = "Activation::relu")]
+    pub policy_activation: Activation,
+}
+
+/// A non-linearity of the network.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Activation {
+    Relu,
+    /// `x * sigmoid(x)`, also called swish.
+    Silu,
+}
+
+impl Activation {
+    fn relu() -> Activation {
+        Activation::Relu
+    }
 }
 
 /// Named sizes, so that configuration files and the command line need not spell out a net.
@@ -179,6 +204,7 @@ impl NetConfig {
             spatial_planes: layout.spatial_planes,
             global_actions: layout.global_actions,
             soft_policy: false,
+            policy_activation: Activation::Silu,
         }
     }
 

@@ -15,7 +15,7 @@ mod model;
 mod server;
 mod tensors;
 
-pub use config::{NetConfig, NetSize, Preset};
+pub use config::{Activation, NetConfig, NetSize, Preset};
 pub use error::NetError;
 pub use evaluator::{EvaluatorSettings, NetEvaluator, set_intra_op_threads};
 pub use host_batch::{BatchInputs, HostBatch};

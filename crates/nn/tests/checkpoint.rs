@@ -5,7 +5,7 @@ mod common;
 use common::{ToyOptions, inputs, options, random_positions, tiny_network};
 use game::PolicyLayout;
 use nn::checkpoint::{self, Checkpoint, Provenance, sidecar_path};
-use nn::{NetConfig, NetError, Network, Preset};
+use nn::{Activation, NetConfig, NetError, Network, Preset};
 use std::fs;
 use std::path::{Path, PathBuf};
 use tch::{Device, Tensor};
@@ -147,4 +147,25 @@ fn weights_need_the_safetensors_extension() {
     let path = PathBuf::from("model.pt");
     let error = checkpoint::save(&tiny_network(), &provenance(), &path).unwrap_err();
     assert!(matches!(error, NetError::WeightsPath { .. }), "{error}");
+}
+
+/// Sidecars written before the policy head's activation was a choice load as the ReLU they
+/// were trained with; new networks get SiLU, and the sidecar says so.
+#[test]
+fn sidecars_without_a_policy_activation_are_relu() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = saved(&tiny_network(), dir.path(), "new");
+    let sidecar = sidecar_path(&path);
+    let mut json: serde_json::Value = serde_json::from_slice(&fs::read(&sidecar).unwrap()).unwrap();
+    let architecture = json["architecture"].as_object_mut().unwrap();
+    assert_eq!(architecture["policy_activation"], "silu");
+    assert_eq!(
+        load(&path).unwrap().network.config().policy_activation,
+        Activation::Silu
+    );
+
+    architecture.remove("policy_activation");
+    fs::write(&sidecar, serde_json::to_vec(&json).unwrap()).unwrap();
+    let old = load(&path).unwrap();
+    assert_eq!(old.network.config().policy_activation, Activation::Relu);
 }

@@ -4,8 +4,8 @@ mod common;
 
 use common::{Toy, inputs, options, random_positions, tiny_network};
 use game::Game;
-use nn::ILLEGAL_LOGIT;
-use tch::{Kind, Tensor};
+use nn::{Activation, ILLEGAL_LOGIT, NetConfig, Network};
+use tch::{Device, Kind, Tensor};
 
 #[test]
 fn tensors_are_created_through_libtorch() {
@@ -29,6 +29,50 @@ fn one_net_runs_on_two_board_sizes() {
         assert!(
             ownership_range <= 1.0,
             "ownership is a tanh: {ownership_range}"
+        );
+    }
+}
+
+/// A policy head silenced the way the 2-hour standard-board run silenced its own (batch-norm
+/// scales zero, shifts negative) gets no gradient back under ReLU, so it stays silent, and
+/// does under SiLU, so it can learn again.
+#[test]
+fn a_silenced_policy_head_gets_gradient_back_only_under_silu() {
+    let positions = random_positions(&options(4, 4), 8, 5);
+    for (activation, recovers) in [(Activation::Relu, false), (Activation::Silu, true)] {
+        let config = NetConfig {
+            policy_activation: activation,
+            ..tiny_network().config().clone()
+        };
+        let net = Network::new(config, Device::Cpu);
+        let variables = net.var_store().variables();
+        let (scale, shift) = (
+            &variables["policy.norm.weight"],
+            &variables["policy.norm.bias"],
+        );
+        tch::no_grad(|| {
+            let _ = scale.shallow_clone().fill_(0.0);
+            let _ = shift.shallow_clone().fill_(-1.0);
+        });
+        let output = net.forward_t(&inputs(&positions), true);
+        // Any target but the head's own prediction: the first legal action of each position.
+        let target: Vec<i64> = positions
+            .iter()
+            .map(|position| {
+                let mut legal = Vec::new();
+                position.legal_actions(&mut legal);
+                legal[0] as i64
+            })
+            .collect();
+        output
+            .policy_logits
+            .cross_entropy_for_logits(&Tensor::from_slice(&target))
+            .backward();
+        let gradient = scale.grad().abs().sum(Kind::Float).double_value(&[]);
+        assert_eq!(
+            gradient > 0.0,
+            recovers,
+            "{activation:?}: gradient {gradient} on the silenced scales"
         );
     }
 }

@@ -4,7 +4,7 @@
 use crate::error::PlayError;
 use game::{Game, Planes};
 use nn::checkpoint::{self, Provenance};
-use nn::{NetConfig, Network};
+use nn::{Activation, NetConfig, Network};
 use std::path::Path;
 use tch::Device;
 
@@ -26,6 +26,7 @@ pub fn tiny_config<G: Planes>(options: &G::Options) -> NetConfig {
         spatial_planes: layout.spatial_planes,
         global_actions: layout.global_actions,
         soft_policy: true,
+        policy_activation: Activation::Silu,
     }
 }
 

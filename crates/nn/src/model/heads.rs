@@ -2,7 +2,7 @@
 
 use super::board::Board;
 use super::layers::ConvBn;
-use crate::config::{NetConfig, POOLED_FEATURES, WDL};
+use crate::config::{Activation, NetConfig, POOLED_FEATURES, WDL};
 use tch::Tensor;
 use tch::nn::{self, ModuleT};
 
@@ -18,6 +18,7 @@ pub(crate) struct PolicyHead {
     norm: nn::BatchNorm,
     spatial: nn::Conv2D,
     global_actions: nn::Linear,
+    activation: Activation,
     spatial_planes: i64,
     global_count: i64,
     soft: bool,
@@ -65,6 +66,7 @@ impl PolicyHead {
                 (config.global_actions * policies) as i64,
                 Default::default(),
             ),
+            activation: config.policy_activation,
             spatial_planes: config.spatial_planes as i64,
             global_count: config.global_actions as i64,
             soft: config.soft_policy,
@@ -80,11 +82,11 @@ impl PolicyHead {
     pub(crate) fn forward_t(&self, xs: &Tensor, board: &Board, train: bool) -> PolicyOutput {
         let pooled = board.pool(&board.mask(&self.pool.forward_t(xs, train).relu()));
         let bias = pooled.apply(&self.to_bias).unsqueeze(-1).unsqueeze(-1);
-        let hidden = board.mask(
-            &(xs.apply(&self.hidden) + bias)
-                .apply_t(&self.norm, train)
-                .relu(),
-        );
+        let normed = (xs.apply(&self.hidden) + bias).apply_t(&self.norm, train);
+        let hidden = board.mask(&match self.activation {
+            Activation::Relu => normed.relu(),
+            Activation::Silu => normed.silu(),
+        });
         let spatial = hidden.apply(&self.spatial);
         let global = pooled.apply(&self.global_actions);
         let logits = |index: i64| {
