@@ -28,14 +28,19 @@ fn gnugo_spec() -> String {
     format!("gtp:{}", gnugo_command())
 }
 
-/// An untrained Ghodak bot on 7 x 7 with 8 visits per move.
-fn bot(dir: &Path) -> PathBuf {
-    let options: GhodakOptions = RawOptions {
+/// The rules the tests' bot plays: 7 x 7, otherwise Ghodak's defaults.
+fn options() -> GhodakOptions {
+    RawOptions {
         size: 7,
         ..RawOptions::default()
     }
     .validate()
-    .unwrap();
+    .unwrap()
+}
+
+/// An untrained Ghodak bot on [`options`] with 8 visits per move.
+fn bot(dir: &Path) -> PathBuf {
+    let options = options();
     let weights = dir.join("gen-0000.safetensors");
     play::save_untrained::<Ghodak>(&weights, &options, play::tiny_config::<Ghodak>(&options))
         .unwrap();
@@ -157,7 +162,12 @@ fn sabakis_gtp_controller_drives_ghast_gtp_through_whole_games() {
         driver.join("node_modules/@sabaki/gtp").is_dir(),
         "@sabaki/gtp is missing: run scripts/setup-engines.sh"
     );
-    let (size, komi, move_limit) = ("7", "7.5", (3 * 7 * 7).to_string());
+    let options = options();
+    let (size, komi, move_limit) = (
+        options.size().to_string(),
+        options.komi().to_string(),
+        options.max_moves().to_string(),
+    );
     for ours_is_black in [true, false] {
         let (black, white) = if ours_is_black {
             (ours.clone(), gnugo_command())
@@ -166,7 +176,7 @@ fn sabakis_gtp_controller_drives_ghast_gtp_through_whole_games() {
         };
         let output = std::process::Command::new("node")
             .arg(driver.join("drive.mjs"))
-            .args([size, komi, &move_limit, &black, &white])
+            .args([&size, &komi, &move_limit, &black, &white])
             .output()
             .expect("start node");
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -186,7 +196,9 @@ fn sabakis_gtp_controller_drives_ghast_gtp_through_whole_games() {
         );
 
         let replayed = ghast(
-            &["replay", "--game", "ghodak", "--size", size, "--komi", komi],
+            &[
+                "replay", "--game", "ghodak", "--size", &size, "--komi", &komi,
+            ],
             &moves.join(" "),
         );
         assert!(replayed.status.success(), "{replayed:?}");
