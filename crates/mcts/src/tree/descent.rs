@@ -244,9 +244,8 @@ impl<G: Game> Tree<G> {
 
     /// How many of its moves, by prior, `node` keeps as edges. All of them, but at the inner
     /// nodes of a Gumbel search no more than sequential halving's schedule lets it have
-    /// children (`GumbelRoot::inner_node_children`): its
-    /// children come in prior order (see [`promote_next`]), so the moves past that count
-    /// could never be tried. On size 4 that is 18 of about 200 moves for a 64-visit search
+    /// children (`GumbelRoot::inner_node_children`): its children come in prior order (see
+    /// [`promote_next`]), so the moves past that count could never be tried. On size 4 that is 18 of about 200 moves for a 64-visit search
     /// and 1 for a 16-visit one; making and ranking the rest was a twentieth of self-play's
     /// time. Gumbel search starts a fresh tree at every move, so an inner node never becomes
     /// a root that would need them; a later search of the same position with a larger
