@@ -4,12 +4,14 @@
 //! game (a Go variant, Vastuz, ...) plugs in without touching them. Actions are dense indices
 //! so that a policy is a plain vector and a network head maps onto it directly.
 
+mod chance;
 mod gtp;
 mod outcome;
 mod planes;
 mod side;
 mod view;
 
+pub use chance::{ChanceStream, draw_outcome};
 pub use gtp::{GtpGame, colour_name, final_score_text};
 pub use outcome::Outcome;
 pub use planes::{PlaneShape, Planes, PolicyLayout};
@@ -19,7 +21,12 @@ pub use view::{BoardView, Effect};
 use serde::{Serialize, de::DeserializeOwned};
 use std::fmt::Debug;
 
-/// A two-player, turn-based game state.
+/// A two-player, turn-based game state, with chance events where the game has them.
+///
+/// A position is either a side's decision or chance's ([`Game::is_chance`]): a roll of the
+/// dice is an action like any other, drawn with exact probabilities
+/// ([`Game::chance_outcomes`], as OpenSpiel's `ChanceOutcomes()`), so a game with dice is
+/// still a list of actions that replays deterministically.
 ///
 /// A state holds the whole truth. Where a side may not see all of it (Fakerghast's face-down
 /// tiles), the game says so with [`Game::HIDDEN_INFORMATION`], its planes show the side to
@@ -60,10 +67,26 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn num_actions(&self) -> usize;
 
     /// The side that chooses the next action (for Ghast this includes the side answering a
-    /// veto request).
+    /// veto request). At a chance position, the side whose turn it is: the one whose
+    /// planes and score views the position is read from, though chance decides.
     fn to_move(&self) -> Side;
 
-    /// Writes the legal actions into `out` (cleared first). Empty only when the game is over.
+    /// Whether the next action is chance's rather than a side's: an outcome drawn with the
+    /// probabilities of [`Game::chance_outcomes`]. No side decides there, so search never
+    /// asks a network about such a position, and it is never a policy target.
+    fn is_chance(&self) -> bool {
+        false
+    }
+
+    /// At a chance position, its outcomes as `(action, probability)`, the exact probabilities
+    /// summing to one, in a fixed order (written into `out`, cleared first); nothing
+    /// elsewhere.
+    fn chance_outcomes(&self, out: &mut Vec<(usize, f64)>) {
+        out.clear();
+    }
+
+    /// Writes the legal actions into `out` (cleared first): at a chance position, the
+    /// outcomes. Empty only when the game is over.
     fn legal_actions(&self, out: &mut Vec<usize>);
 
     fn is_legal(&self, action: usize) -> bool;

@@ -19,6 +19,9 @@ pub(crate) enum NodeState {
     /// Waiting in the current batch for its evaluation.
     Pending,
     Expanded,
+    /// Chance decides here: the edges are its outcomes with their probabilities as priors,
+    /// made when the node is created, since no evaluation is needed.
+    Chance,
     /// The game is over here; the exact value, from the first side's view.
     Terminal(f32),
 }

@@ -32,20 +32,27 @@ impl<G: Game> Evaluator<G> for RolloutEvaluator {
     }
 }
 
-/// Plays uniformly random legal actions until the game ends (`legal` is scratch).
+/// Plays uniformly random legal actions until the game ends, chance's outcomes drawn with
+/// their probabilities (`legal` is scratch).
 pub fn random_playout<G: Game>(
     game: &mut G,
     rng: &mut impl Rng,
     legal: &mut Vec<usize>,
 ) -> Outcome {
+    // Allocates only in a game with chance, once per playout.
+    let mut outcomes = Vec::new();
     loop {
         if let Some(outcome) = game.outcome() {
             return outcome;
         }
-        game.legal_actions(legal);
-        let &action = legal
-            .choose(rng)
-            .expect("an unfinished game has legal actions");
+        let action = if game.is_chance() {
+            game::draw_outcome(game, rng.random(), &mut outcomes)
+        } else {
+            game.legal_actions(legal);
+            *legal
+                .choose(rng)
+                .expect("an unfinished game has legal actions")
+        };
         game.apply(action);
     }
 }

@@ -83,7 +83,8 @@ impl<G: Game> Search<G> {
     /// once is played whatever the visits say ([`winning_move`]).
     ///
     /// # Panics
-    /// If the game is over or `visits` is 0.
+    /// If the game is over, chance decides at `game` (the driver draws chance's outcomes;
+    /// a search is of a side's decision) or `visits` is 0.
     pub fn run<E: Evaluator<G> + ?Sized>(
         &mut self,
         game: &G,
@@ -91,6 +92,7 @@ impl<G: Game> Search<G> {
         visits: u32,
     ) -> SearchResult {
         assert!(game.outcome().is_none(), "no search in a finished game");
+        assert!(!game.is_chance(), "no search of chance's decision");
         assert!(visits > 0, "a search needs at least one visit");
         // Determinized search over several samples of what the side to move cannot know: one
         // search per sample with its share of the visits, the root visits summed. The root's

@@ -142,3 +142,123 @@ impl Game for Nim {
         }
     }
 }
+
+/// A one-move game of chance for the crate's tests: the first side calls a face of a loaded
+/// die, which is then thrown; a right call wins, a wrong one loses. Calling the likeliest
+/// face is best, worth `2 * p - 1`.
+#[derive(Clone, Debug)]
+pub struct LoadedDie {
+    called: Option<usize>,
+    thrown: Option<usize>,
+}
+
+impl LoadedDie {
+    /// The probability of each face, unequal so that a search that spread its chance visits
+    /// evenly would be caught.
+    pub const FACES: [f64; 4] = [0.1, 0.5, 0.3, 0.1];
+
+    /// The action of throwing `face` (calling it is action `face`).
+    pub fn throw(face: usize) -> usize {
+        Self::FACES.len() + face
+    }
+}
+
+impl Game for LoadedDie {
+    type Options = ();
+
+    const NAME: &'static str = "loaded-die";
+
+    fn new(_options: &()) -> Self {
+        Self {
+            called: None,
+            thrown: None,
+        }
+    }
+
+    fn options(&self) -> &() {
+        &()
+    }
+
+    fn num_actions(&self) -> usize {
+        2 * Self::FACES.len()
+    }
+
+    fn to_move(&self) -> Side {
+        Side::First
+    }
+
+    fn is_chance(&self) -> bool {
+        self.called.is_some() && self.thrown.is_none()
+    }
+
+    fn chance_outcomes(&self, out: &mut Vec<(usize, f64)>) {
+        out.clear();
+        if self.is_chance() {
+            out.extend(
+                Self::FACES
+                    .iter()
+                    .enumerate()
+                    .map(|(face, &p)| (Self::throw(face), p)),
+            );
+        }
+    }
+
+    fn legal_actions(&self, out: &mut Vec<usize>) {
+        out.clear();
+        match (self.called, self.thrown) {
+            (None, _) => out.extend(0..Self::FACES.len()),
+            (Some(_), None) => out.extend((0..Self::FACES.len()).map(Self::throw)),
+            _ => {}
+        }
+    }
+
+    fn is_legal(&self, action: usize) -> bool {
+        let mut legal = Vec::new();
+        self.legal_actions(&mut legal);
+        legal.contains(&action)
+    }
+
+    fn apply(&mut self, action: usize) {
+        match self.called {
+            None => self.called = Some(action),
+            Some(_) => self.thrown = Some(action - Self::FACES.len()),
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let winner = if self.thrown? == self.called? {
+            Side::First
+        } else {
+            Side::Second
+        };
+        Some(Outcome::Win(winner))
+    }
+
+    fn hash(&self) -> u64 {
+        let code = |face: Option<usize>| face.map_or(0, |f| f as u64 + 1);
+        code(self.called) * 8 + code(self.thrown)
+    }
+
+    fn score(&self, _side: Side) -> f32 {
+        0.0
+    }
+
+    fn symmetry_count(&self) -> usize {
+        1
+    }
+
+    fn transform_action(&self, _sym: usize, action: usize) -> usize {
+        action
+    }
+
+    fn action_to_string(&self, action: usize) -> String {
+        action.to_string()
+    }
+
+    fn parse_action(&self, text: &str) -> Result<usize, String> {
+        text.parse()
+            .ok()
+            .filter(|&action| self.is_legal(action))
+            .ok_or_else(|| format!("`{text}` is illegal here"))
+    }
+}

@@ -94,8 +94,11 @@ impl<G: Game> Tree<G> {
                     self.path.truncate(start);
                     return Descent::Terminal;
                 }
-                NodeState::Expanded => {
-                    let edge = self.select(node);
+                NodeState::Expanded | NodeState::Chance => {
+                    let edge = match self.arena.node(node).state {
+                        NodeState::Chance => self.select_chance(node),
+                        _ => self.select(node),
+                    };
                     let state = &mut self.leaf_states[slot];
                     state.apply(self.arena.edges[edge].action as usize);
                     node = match self.arena.edges[edge].child() {
@@ -105,8 +108,13 @@ impl<G: Game> Tree<G> {
                             let child_state = self.node_state(state);
                             let to_move = state.to_move();
                             let child = self.arena.add_child(edge, to_move, child_state);
-                            if let NodeState::Terminal(value) = child_state {
-                                self.arena.node_mut(child).raw_value = side_sign(to_move) * value;
+                            match child_state {
+                                NodeState::Terminal(value) => {
+                                    self.arena.node_mut(child).raw_value =
+                                        side_sign(to_move) * value;
+                                }
+                                NodeState::Chance => self.add_chance_edges(child, Some(slot)),
+                                _ => {}
                             }
                             if self.keeps_prior_order(node) {
                                 let range = self.arena.edge_range(node);
@@ -120,7 +128,34 @@ impl<G: Game> Tree<G> {
         }
     }
 
-    /// The index (into the arena's edges) of the child to descend into.
+    /// The outcome to descend into at the chance node `node`: the one whose share of the
+    /// node's visits lags its probability most, `p * (N + 1) - n` with visits in flight
+    /// counted, ties to the game's order. Visits so follow the probabilities without sampling
+    /// noise (stratified): after `N` descents every outcome has `p * N` of them, give or take
+    /// one.
+    fn select_chance(&self, node: NodeId) -> usize {
+        let parent = self.arena.node(node);
+        let next = (parent.visits + parent.in_flight + 1) as f32;
+        let range = self.arena.edge_range(node);
+        let mut best = range.start;
+        let mut best_lag = f32::NEG_INFINITY;
+        for edge_index in range {
+            let edge = &self.arena.edges[edge_index];
+            let counted = edge.child().map_or(0, |child| {
+                let child = self.arena.node(child);
+                child.visits + child.in_flight
+            });
+            let lag = edge.prior * next - counted as f32;
+            if lag > best_lag {
+                best = edge_index;
+                best_lag = lag;
+            }
+        }
+        best
+    }
+
+    /// The index (into the arena's edges) of the child to descend into at the decision node
+    /// `node`.
     fn select(&self, node: NodeId) -> usize {
         match self.config.formula {
             Formula::Gumbel if node == ROOT => return self.select_gumbel_root(),
@@ -258,8 +293,12 @@ impl<G: Game> Tree<G> {
     }
 
     /// Whether `node`'s edges follow the [`promote_next`] order: not under UCB1 (its order is
-    /// random) nor at a Gumbel root (sequential halving visits its moves in any order).
+    /// random), nor at a Gumbel root (sequential halving visits its moves in any order), nor
+    /// at a chance node (its outcomes keep the game's order).
     fn keeps_prior_order(&self, node: NodeId) -> bool {
+        if self.arena.node(node).state == NodeState::Chance {
+            return false;
+        }
         match self.config.formula {
             Formula::Puct => true,
             Formula::Gumbel => node != ROOT,

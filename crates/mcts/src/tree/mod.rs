@@ -55,6 +55,8 @@ pub struct Tree<G: Game> {
     legal: Vec<usize>,
     /// Scratch space where a node's edges are made before it keeps some of them.
     candidates: Vec<Edge>,
+    /// Scratch space for a chance node's outcomes.
+    chance_outcomes: Vec<(usize, f64)>,
     noise: Vec<f32>,
     /// The root's priors as the evaluator gave them, `(action, prior)`, saved before noise is
     /// mixed in: the policy target's surprise is measured against them.
@@ -82,6 +84,7 @@ impl<G: Game> Tree<G> {
             path: Vec::new(),
             legal: Vec::new(),
             candidates: Vec::new(),
+            chance_outcomes: Vec::new(),
             noise: Vec::new(),
             raw_root_priors: Vec::new(),
             gumbel: GumbelRoot::default(),
@@ -198,19 +201,40 @@ impl<G: Game> Tree<G> {
     fn reset_root(&mut self) {
         let state = self.node_state(&self.root_state);
         self.arena.reset(self.root_state.to_move(), state);
+        if state == NodeState::Chance {
+            self.add_chance_edges(ROOT, None);
+        }
         self.root_noised = false;
     }
 
     /// A new node's state: terminal with its exact utility (first side's view) when the game
-    /// is over there, fresh otherwise.
+    /// is over there, chance's when chance decides there (its edges still to be added with
+    /// [`Tree::add_chance_edges`]), fresh otherwise.
     fn node_state(&self, game: &G) -> NodeState {
         match game.outcome() {
             Some(outcome) => {
                 let lead = game.score(Side::First) - game.score(Side::Second);
                 NodeState::Terminal(self.utility(outcome.value_for(Side::First), lead))
             }
+            None if game.is_chance() => NodeState::Chance,
             None => NodeState::Fresh,
         }
+    }
+
+    /// Gives the chance node `node` one edge per outcome, with its probability as the prior:
+    /// the outcomes of `leaf_slot`'s position, or of the root's without one.
+    fn add_chance_edges(&mut self, node: NodeId, leaf_slot: Option<usize>) {
+        let game = leaf_slot.map_or(&self.root_state, |slot| &self.leaf_states[slot]);
+        game.chance_outcomes(&mut self.chance_outcomes);
+        let first_edge = self.arena.edges.len();
+        self.arena.edges.extend(
+            self.chance_outcomes
+                .iter()
+                .map(|&(action, probability)| Edge::new(action, probability as f32)),
+        );
+        let chance = self.arena.node_mut(node);
+        chance.first_edge = u32::try_from(first_edge).expect("fewer than 2^32 edges");
+        chance.edge_count = u32::try_from(self.chance_outcomes.len()).expect("few outcomes");
     }
 
     /// What the search maximises, for a value and a score lead from one side's view.

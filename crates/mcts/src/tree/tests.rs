@@ -530,3 +530,55 @@ fn gumbel_inner_nodes_keep_only_the_moves_their_schedule_could_try() {
         "a root move's node uses every move it keeps"
     );
 }
+
+/// A chance node's outcomes get visits in proportion to their (unequal) probabilities,
+/// within one visit, and no chance position is ever sent to the evaluator; the side to move
+/// calls the likeliest face, and the root's value is that call's exact value.
+#[test]
+fn chance_nodes_share_their_visits_by_probability_and_are_never_evaluated() {
+    use crate::toy::LoadedDie;
+    struct NoChance;
+    impl Evaluator<LoadedDie> for NoChance {
+        fn evaluate(&mut self, positions: &[&LoadedDie], out: &mut [Evaluation]) {
+            assert!(
+                positions.iter().all(|p| !p.is_chance()),
+                "a chance position evaluated"
+            );
+            UniformEvaluator.evaluate(positions, out);
+        }
+    }
+    for (formula, leaves) in [(Formula::Puct, 1), (Formula::Puct, 8), (Formula::Gumbel, 4)] {
+        let config = SearchConfig {
+            formula,
+            leaves_per_tree: leaves,
+            ..quiet()
+        };
+        let mut tree = Tree::new(LoadedDie::new(&()), config, 5);
+        tree.set_budget(800);
+        Batch::new().run(std::slice::from_mut(&mut tree), &mut NoChance);
+        assert_eq!(tree.best_action(), 1, "{formula:?}: the likeliest face");
+        let exact = 2.0 * LoadedDie::FACES[1] as f32 - 1.0;
+        if formula == Formula::Puct {
+            assert!(
+                (tree.root_value() - exact).abs() < 0.05,
+                "{formula:?}: {}",
+                tree.root_value()
+            );
+        }
+        for call in tree.arena.edges_of(ROOT) {
+            let Some(chance) = call.child() else { continue };
+            let node = tree.arena.node(chance);
+            assert_eq!(node.state, NodeState::Chance);
+            let total = node.visits as f64;
+            for (face, throw) in tree.arena.edges_of(chance).iter().enumerate() {
+                let visits = throw.child().map_or(0, |c| tree.arena.node(c).visits) as f64;
+                let expected = LoadedDie::FACES[face] * total;
+                assert!(
+                    (visits - expected).abs() <= 1.0,
+                    "{formula:?}: call {}, face {face}: {visits} of {total} visits",
+                    call.action
+                );
+            }
+        }
+    }
+}
