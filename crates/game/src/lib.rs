@@ -8,6 +8,7 @@ mod chance;
 mod gtp;
 mod outcome;
 mod planes;
+mod referee;
 mod side;
 mod view;
 
@@ -15,6 +16,9 @@ pub use chance::{ChanceStream, draw_outcome};
 pub use gtp::{GtpGame, colour_name, final_score_text};
 pub use outcome::Outcome;
 pub use planes::{PlaneShape, Planes, PolicyLayout};
+pub use referee::{
+    Agent, AgentFailure, Choice, Ending, Mover, Opening, Played, Referee, play_game,
+};
 pub use side::Side;
 pub use view::{BoardView, Effect};
 

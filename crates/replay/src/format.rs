@@ -4,14 +4,16 @@
 //! [`Shard`] as bincode 2 (serde, standard config). The uncompressed prefix lets a reader tell
 //! a foreign file or a shard from a newer build apart from corruption before decompressing.
 
-use crate::{ReplayError, Shard};
+use crate::legacy::{GameRecordV2, ShardV2, VERSION_2};
+use crate::{GameRecord, ReplayError, Shard};
 use std::io::Read;
 
 /// The first bytes of every shard.
 pub const MAGIC: [u8; 8] = *b"GHASTRPL";
-/// The version this build writes and the newest it reads. Bump it whenever a serialized type
-/// changes: bincode is not self-describing, so old readers would misread new fields.
-pub const FORMAT_VERSION: u32 = 2;
+/// The version this build writes and the newest it reads (it reads version 2 too). Bump it
+/// whenever a serialized type changes: bincode is not self-describing, so old readers would
+/// misread new fields. Version 3 marks chance's outcomes ([`crate::MoveRecord::chance`]).
+pub const FORMAT_VERSION: u32 = 3;
 
 const PREFIX_LEN: usize = MAGIC.len() + size_of::<u32>();
 const ZSTD_LEVEL: i32 = 3;
@@ -71,7 +73,7 @@ pub fn decode_shard(file: &str, bytes: &[u8]) -> Result<Shard, ReplayError> {
         });
     };
     let version = u32::from_le_bytes(*version);
-    if version != FORMAT_VERSION {
+    if version != FORMAT_VERSION && version != VERSION_2 {
         return Err(ReplayError::UnsupportedVersion {
             file: file(),
             found: version,
@@ -96,12 +98,17 @@ pub fn decode_shard(file: &str, bytes: &[u8]) -> Result<Shard, ReplayError> {
         });
     }
     let config = bincode::config::standard().with_limit::<MAX_RECORD_BYTES>();
-    let (shard, read) = bincode::serde::decode_from_slice(&records, config).map_err(|source| {
-        ReplayError::Decode {
-            file: file(),
-            source,
-        }
-    })?;
+    let decode_error = |source| ReplayError::Decode {
+        file: file(),
+        source,
+    };
+    let (shard, read): (Shard, usize) = if version == VERSION_2 {
+        let (old, read) = bincode::serde::decode_from_slice::<ShardV2, _>(&records, config)
+            .map_err(decode_error)?;
+        (old.into(), read)
+    } else {
+        bincode::serde::decode_from_slice(&records, config).map_err(decode_error)?
+    };
     if read != records.len() {
         return Err(ReplayError::TrailingBytes {
             file: file(),
@@ -113,6 +120,27 @@ pub fn decode_shard(file: &str, bytes: &[u8]) -> Result<Shard, ReplayError> {
         detail,
     })?;
     Ok(shard)
+}
+
+/// One game alone, as a journal keeps it until its shard is stored: bincode of this build's
+/// records, with no header (the journal marks its own entries).
+pub fn encode_record(record: &GameRecord) -> Result<Vec<u8>, bincode::error::EncodeError> {
+    bincode::serde::encode_to_vec(record, bincode::config::standard())
+}
+
+/// Reads a game written by [`encode_record`]: of this build if `current`, else of a build
+/// before format version 3.
+pub fn decode_record(
+    bytes: &[u8],
+    current: bool,
+) -> Result<GameRecord, bincode::error::DecodeError> {
+    let config = bincode::config::standard().with_limit::<MAX_RECORD_BYTES>();
+    if current {
+        Ok(bincode::serde::decode_from_slice(bytes, config)?.0)
+    } else {
+        let (old, _) = bincode::serde::decode_from_slice::<GameRecordV2, _>(bytes, config)?;
+        Ok(old.into())
+    }
 }
 
 #[cfg(test)]
@@ -141,6 +169,59 @@ mod tests {
         let bytes = encode_shard(&numbered_shard(0, 0, 3)).unwrap();
         assert_eq!(&bytes[..8], b"GHASTRPL");
         assert_eq!(&bytes[8..12], &FORMAT_VERSION.to_le_bytes());
+    }
+
+    /// A shard written by a build before chance outcomes were marked still reads, every move
+    /// a decision.
+    #[test]
+    fn version_2_shards_read_with_no_chance_outcomes() {
+        let shard = numbered_shard(0, 0, 5);
+        #[derive(serde::Serialize)]
+        struct MoveV2 {
+            action: u32,
+            policy: Vec<(u32, u32)>,
+            root_value: f32,
+            full_search: bool,
+            surprise: f32,
+        }
+        #[derive(serde::Serialize)]
+        struct RecordV2<'a> {
+            generation: u32,
+            moves: Vec<MoveV2>,
+            outcome: game::Outcome,
+            end_reason: &'a str,
+            final_position: &'a str,
+            resign_playthrough: Option<crate::ResignPlaythrough>,
+        }
+        let records: Vec<RecordV2> = shard
+            .records
+            .iter()
+            .map(|r| RecordV2 {
+                generation: r.generation,
+                moves: r
+                    .moves
+                    .iter()
+                    .map(|m| MoveV2 {
+                        action: m.action,
+                        policy: m.policy.clone(),
+                        root_value: m.root_value,
+                        full_search: m.full_search,
+                        surprise: m.surprise,
+                    })
+                    .collect(),
+                outcome: r.outcome,
+                end_reason: &r.end_reason,
+                final_position: &r.final_position,
+                resign_playthrough: r.resign_playthrough,
+            })
+            .collect();
+        let body =
+            bincode::serde::encode_to_vec((&shard.header, records), bincode::config::standard())
+                .unwrap();
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&2u32.to_le_bytes());
+        bytes.extend(zstd::encode_all(body.as_slice(), 0).unwrap());
+        assert_eq!(decode_shard(FILE, &bytes).unwrap(), shard);
     }
 
     #[test]

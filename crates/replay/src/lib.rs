@@ -13,6 +13,7 @@
 
 mod error;
 mod format;
+mod legacy;
 mod local;
 mod merge;
 mod name;
@@ -28,7 +29,7 @@ mod window_size;
 mod test_support;
 
 pub use error::ReplayError;
-pub use format::{FORMAT_VERSION, MAGIC, decode_shard, encode_shard};
+pub use format::{FORMAT_VERSION, MAGIC, decode_record, decode_shard, encode_record, encode_shard};
 pub use local::LocalDirStore;
 pub use merge::{Merger, plan_merges};
 pub use name::ShardName;

@@ -27,9 +27,24 @@ pub struct MoveRecord {
     /// How far the policy target is from the network's prior at the root (KL divergence, in
     /// nats; 0 without a target): the trainer samples surprising positions more often.
     pub surprise: f32,
+    /// The action is chance's outcome, drawn by the referee, not a side's decision: no
+    /// search, no target, and never a training sample.
+    pub chance: bool,
 }
 
 impl MoveRecord {
+    /// A move that no search chose: an opening move (`chance` false) or chance's outcome.
+    pub fn unsearched(action: usize, chance: bool) -> Self {
+        MoveRecord {
+            action: action as u32,
+            policy: Vec::new(),
+            root_value: 0.0,
+            full_search: false,
+            surprise: 0.0,
+            chance,
+        }
+    }
+
     /// Why this move cannot have been written by self-play, if it cannot: its floats feed the
     /// trainer's running statistics, where one NaN would poison every later sample.
     pub fn defect(&self) -> Option<String> {
@@ -38,6 +53,9 @@ impl MoveRecord {
         }
         if !(self.surprise.is_finite() && self.surprise >= 0.0) {
             return Some(format!("surprise {}", self.surprise));
+        }
+        if self.chance && (self.full_search || !self.policy.is_empty()) {
+            return Some("a chance outcome with a search target".to_owned());
         }
         None
     }

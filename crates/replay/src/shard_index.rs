@@ -20,7 +20,7 @@ impl IndexedShard {
         for record in &shard.records {
             game_starts.push(next);
             for mv in &record.moves {
-                if mv.full_search {
+                if mv.full_search && !mv.chance {
                     full_searches.push(next);
                 }
                 next += 1;

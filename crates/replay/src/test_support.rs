@@ -56,6 +56,7 @@ fn numbered_move(action: u32) -> MoveRecord {
         root_value: 0.0,
         full_search,
         surprise: 0.0,
+        chance: false,
     }
 }
 
@@ -70,14 +71,17 @@ fn arb_move() -> impl Strategy<Value = MoveRecord> {
         -1.0f32..=1.0,
         any::<bool>(),
         0.0f32..10.0,
+        any::<bool>(),
     )
         .prop_map(
-            |(action, policy, root_value, full_search, surprise)| MoveRecord {
+            |(action, policy, root_value, full_search, surprise, chance)| MoveRecord {
                 action,
-                policy,
+                // Chance's outcomes have no search, as self-play writes them.
+                policy: if chance { Vec::new() } else { policy },
                 root_value,
-                full_search,
+                full_search: full_search && !chance,
                 surprise,
+                chance,
             },
         )
 }

@@ -114,6 +114,7 @@ impl<G: Game> Worker<G> {
             root_value,
             full_search: game.full_search,
             surprise,
+            chance: false,
         });
         tree.advance(action);
         if let Some(outcome) = tree.game().outcome() {
@@ -136,13 +137,7 @@ impl<G: Game> Worker<G> {
             }
             let action = self.legal[self.rng.random_range(0..self.legal.len())];
             position.apply(action);
-            opening.push(MoveRecord {
-                action: action as u32,
-                policy: Vec::new(),
-                root_value: 0.0,
-                full_search: false,
-                surprise: 0.0,
-            });
+            opening.push(MoveRecord::unsearched(action, false));
         }
         if position.outcome().is_some() {
             // An opening this short never ends a sane game; start from the beginning then.

@@ -66,10 +66,14 @@ impl Journal {
     }
 }
 
+/// Set in an entry's length word when the entry is a record of this build's format; entries
+/// without it were written before chance outcomes were marked (replay format 2).
+const CURRENT_FORMAT: u64 = 1 << 63;
+
 /// One length-prefixed journal entry.
 fn entry(record: &GameRecord) -> Result<Vec<u8>> {
-    let body = bincode::serde::encode_to_vec(record, bincode::config::standard())?;
-    let mut entry = (body.len() as u64).to_le_bytes().to_vec();
+    let body = replay::encode_record(record)?;
+    let mut entry = (body.len() as u64 | CURRENT_FORMAT).to_le_bytes().to_vec();
     entry.extend_from_slice(&body);
     Ok(entry)
 }
@@ -79,12 +83,13 @@ fn decode_entries(bytes: &[u8]) -> (Vec<GameRecord>, usize) {
     let mut records = Vec::new();
     let mut intact = 0;
     while let Some(header) = bytes.get(intact..intact + 8) {
-        let len = u64::from_le_bytes(header.try_into().expect("eight bytes")) as usize;
+        let word = u64::from_le_bytes(header.try_into().expect("eight bytes"));
+        let len = (word & !CURRENT_FORMAT) as usize;
         let Some(body) = bytes.get(intact + 8..(intact + 8).saturating_add(len)) else {
             break;
         };
-        match bincode::serde::decode_from_slice(body, bincode::config::standard()) {
-            Ok((record, _)) => records.push(record),
+        match replay::decode_record(body, word & CURRENT_FORMAT != 0) {
+            Ok(record) => records.push(record),
             Err(error) => {
                 tracing::warn!(
                     "journal entry {} is damaged ({error}); dropping the rest",
@@ -115,6 +120,7 @@ pub(crate) mod tests {
                     root_value: 0.5,
                     full_search: true,
                     surprise: 0.0,
+                    chance: false,
                 })
                 .collect(),
             outcome: Outcome::Win(Side::First),
@@ -122,6 +128,55 @@ pub(crate) mod tests {
             final_position: "3/4/5/4/3 o 1".into(),
             resign_playthrough: None,
         }
+    }
+
+    /// A journal left by a build before chance outcomes were marked keeps its games.
+    #[test]
+    fn entries_of_the_previous_format_are_recovered() {
+        #[derive(serde::Serialize)]
+        struct MoveV2 {
+            action: u32,
+            policy: Vec<(u32, u32)>,
+            root_value: f32,
+            full_search: bool,
+            surprise: f32,
+        }
+        let game = record(3);
+        let moves: Vec<MoveV2> = game
+            .moves
+            .iter()
+            .map(|m| MoveV2 {
+                action: m.action,
+                policy: m.policy.clone(),
+                root_value: m.root_value,
+                full_search: m.full_search,
+                surprise: m.surprise,
+            })
+            .collect();
+        let old = (
+            game.generation,
+            moves,
+            game.outcome,
+            &game.end_reason,
+            &game.final_position,
+            game.resign_playthrough,
+        );
+        let body = bincode::serde::encode_to_vec(old, bincode::config::standard()).unwrap();
+        let mut bytes = (body.len() as u64).to_le_bytes().to_vec();
+        bytes.extend_from_slice(&body);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.bin");
+        fs::write(&path, &bytes).unwrap();
+        let (mut journal, recovered) = Journal::open(&path).unwrap();
+        assert_eq!(recovered, vec![game.clone()]);
+        journal.append(&record(1)).unwrap();
+        drop(journal);
+        let (_, recovered) = Journal::open(&path).unwrap();
+        assert_eq!(
+            recovered,
+            vec![game, record(1)],
+            "old and new entries side by side"
+        );
     }
 
     #[test]

@@ -1,0 +1,397 @@
+//! One referee for every game between two agents: self-play, the arena (in process and over
+//! GTP), `ghast gtp`, `ghast serve`. It holds the true position, asks the side to move,
+//! draws chance's outcomes, gathers a move of several actions, knows where each whole move
+//! begins and ends, and tells each side only what it may see ([`Game::told_move`]).
+//! KataGo's game runner is the model.
+
+use crate::{ChanceStream, Game, Outcome, Side};
+use rand::SeedableRng;
+use rand::seq::IndexedRandom;
+use rand_chacha::ChaCha8Rng;
+use std::fmt;
+
+/// What an agent decided on its turn.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Choice {
+    Play(usize),
+    Resign,
+}
+
+/// Why an agent could not go on with a game (an engine crashed, answered nonsense, played an
+/// illegal move); the game is lost by that agent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentFailure(pub String);
+
+impl fmt::Display for AgentFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for AgentFailure {}
+
+/// One side of a game, as the referee sees it: an in-process player or an external engine.
+/// Every call may fail, and a failure loses the game for that agent instead of stopping a
+/// match.
+pub trait Agent<G: Game> {
+    /// A new game with `options` starts, the agent playing `side`.
+    fn new_game(&mut self, options: &G::Options, side: Side) -> Result<(), AgentFailure>;
+
+    /// The agent's next action in `game`, which goes on and has the agent to decide: one
+    /// action of its move (a move of several actions is asked for action by action).
+    fn choose(&mut self, game: &G) -> Result<Choice, AgentFailure>;
+
+    /// `action` was played, by either side or by chance, openings included: for agents that
+    /// follow the game action by action (a search keeping its tree). An agent hears its own
+    /// actions as soon as they are played, the other side's and chance's once their move is
+    /// whole.
+    fn observe_action(&mut self, action: usize) -> Result<(), AgentFailure> {
+        let _ = action;
+        Ok(())
+    }
+
+    /// A whole move was played: for agents that are told whole moves in the form their side
+    /// may see them ([`Played::told_to`]), such as a GTP engine.
+    fn observe_move(&mut self, played: &Played<'_, G>) -> Result<(), AgentFailure> {
+        let _ = played;
+        Ok(())
+    }
+}
+
+/// Who made a move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mover {
+    Side(Side),
+    Chance,
+}
+
+/// A whole move: its actions (one in most games; a Fakerghast pair is two; a chance outcome is
+/// one), played from `before` to give `after`.
+#[derive(Debug)]
+pub struct Played<'a, G> {
+    pub mover: Mover,
+    pub before: &'a G,
+    pub actions: &'a [usize],
+    pub after: &'a G,
+}
+
+impl<G: Game> Played<'_, G> {
+    /// The move as `viewer` is told it: in full to its mover, in public form to the other
+    /// side of a game with hidden information.
+    pub fn told_to(&self, viewer: Side) -> String {
+        G::told_move(self.before, self.actions, self.after, viewer)
+    }
+
+    /// The move in full, as records store it and `ghast replay` reads it.
+    pub fn in_full(&self) -> String {
+        let viewer = match self.mover {
+            Mover::Side(side) => side,
+            Mover::Chance => self.before.to_move(),
+        };
+        self.told_to(viewer)
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ending {
+    pub outcome: Outcome,
+    /// The rules' end reason (`margin`, `passes`, ...), or `resign` or `forfeit`.
+    pub reason: String,
+    /// Why an agent forfeited (crashed, refused a move, played an illegal one).
+    pub forfeit: Option<String>,
+}
+
+/// How a game is opened: `actions` uniformly random decisions drawn from `seed`, never one
+/// that ends the game, then as many more as finish the move under way, so that every side is
+/// told whole moves. Chance's outcomes in between come from the game's chance stream and do
+/// not count. Two games with the same opening and chance seeds open alike.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    pub actions: usize,
+    pub seed: u64,
+}
+
+impl Opening {
+    pub const NONE: Opening = Opening {
+        actions: 0,
+        seed: 0,
+    };
+}
+
+/// A game in progress and its history: the start, every action since (chance's included),
+/// and where the move under way began.
+#[derive(Clone, Debug)]
+pub struct Referee<G: Game> {
+    start: G,
+    game: G,
+    actions: Vec<usize>,
+    /// The position where the last move (whole, or under way) began, and the index of its
+    /// first action in `actions`.
+    move_start: G,
+    move_first: usize,
+    /// Whether the last action finished its move (true before any action).
+    move_whole: bool,
+    /// A resignation or forfeit; the rules' own ending is the game's.
+    stopped: Option<Ending>,
+    legal: Vec<usize>,
+    outcomes: Vec<(usize, f64)>,
+}
+
+impl<G: Game> Referee<G> {
+    /// A game from `start` (the start position of its options, or any position).
+    pub fn new(start: G) -> Self {
+        Referee {
+            game: start.clone(),
+            move_start: start.clone(),
+            start,
+            actions: Vec::new(),
+            move_first: 0,
+            move_whole: true,
+            stopped: None,
+            legal: Vec::new(),
+            outcomes: Vec::new(),
+        }
+    }
+
+    /// The position now.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    pub fn start(&self) -> &G {
+        &self.start
+    }
+
+    /// Every action played from the start, chance's outcomes included.
+    pub fn actions(&self) -> &[usize] {
+        &self.actions
+    }
+
+    /// Whether the game is over, by the rules or by a resignation or forfeit.
+    pub fn is_over(&self) -> bool {
+        self.stopped.is_some() || self.game.outcome().is_some()
+    }
+
+    /// How the game ended, if it did.
+    pub fn ending(&self) -> Option<Ending> {
+        if let Some(stopped) = &self.stopped {
+            return Some(stopped.clone());
+        }
+        self.game.outcome().map(|outcome| Ending {
+            outcome,
+            reason: self.game.end_reason().unwrap_or("ended").to_owned(),
+            forfeit: None,
+        })
+    }
+
+    /// The side that decides next: `None` while chance decides, and once the game is over.
+    pub fn to_decide(&self) -> Option<Side> {
+        (!self.is_over() && !self.game.is_chance()).then(|| self.game.to_move())
+    }
+
+    /// Plays `action`; an illegal one (or any action once the game is over) changes nothing
+    /// and is an error in words a user understands.
+    pub fn play(&mut self, action: usize) -> Result<(), String> {
+        if self.is_over() {
+            return Err("the game is over".to_owned());
+        }
+        if !self.game.is_legal(action) {
+            return Err(format!(
+                "`{}` is illegal here",
+                self.game.action_to_string(action)
+            ));
+        }
+        if self.move_whole {
+            self.move_start.clone_from(&self.game);
+            self.move_first = self.actions.len();
+        }
+        self.game.apply(action);
+        self.actions.push(action);
+        self.move_whole = !self.game.mid_move() || self.game.outcome().is_some();
+        Ok(())
+    }
+
+    /// Plays the move `text` in the form its mover's opponent is told it
+    /// ([`Game::play_told`]), checked first: an illegal or malformed one changes nothing.
+    /// Returns its actions.
+    pub fn play_told(&mut self, text: &str) -> Result<Vec<usize>, String> {
+        if self.is_over() {
+            return Err("the game is over".to_owned());
+        }
+        let mut after = self.game.clone();
+        let actions = after.play_told(text)?;
+        for &action in &actions {
+            self.play(action)
+                .expect("play_told played only legal actions");
+        }
+        Ok(actions)
+    }
+
+    /// The last whole move, if the last action finished one.
+    pub fn last_move(&self) -> Option<Played<'_, G>> {
+        if !self.move_whole || self.actions.is_empty() {
+            return None;
+        }
+        let mover = if self.move_start.is_chance() {
+            Mover::Chance
+        } else {
+            Mover::Side(self.move_start.to_move())
+        };
+        Some(Played {
+            mover,
+            before: &self.move_start,
+            actions: &self.actions[self.move_first..],
+            after: &self.game,
+        })
+    }
+
+    /// If chance decides now, draws its outcome from `stream`, plays it and returns it (it is
+    /// a whole move by itself: see [`Referee::last_move`]).
+    pub fn draw_chance(&mut self, stream: &mut ChanceStream) -> Option<usize> {
+        if self.is_over() || !self.game.is_chance() {
+            return None;
+        }
+        let action = stream.draw(&self.game, &mut self.outcomes);
+        self.play(action).expect("a chance outcome is legal");
+        Some(action)
+    }
+
+    /// A uniformly random decision of the side to decide, drawn from `picks`, among those that
+    /// do not end the game; `None` if every one would.
+    fn random_opening_action(&mut self, picks: &mut ChaCha8Rng) -> Option<usize> {
+        self.game.legal_actions(&mut self.legal);
+        let game = &self.game;
+        let mut after = game.clone();
+        self.legal.retain(|&action| {
+            after.clone_from(game);
+            after.apply(action);
+            after.outcome().is_none()
+        });
+        self.legal.choose(picks).copied()
+    }
+
+    /// Asks `agent`, whose side decides now, for actions until its move is whole, plays them
+    /// and tells `agent` each one ([`Referee::last_move`] is then that move). A resignation
+    /// ends the game (and returns [`Choice::Resign`]); an illegal action is the agent's
+    /// failure.
+    pub fn take_move(&mut self, agent: &mut dyn Agent<G>) -> Result<Choice, AgentFailure> {
+        let side = self.to_decide().expect("a side decides");
+        loop {
+            let action = match agent.choose(&self.game)? {
+                Choice::Resign => {
+                    self.resign(side);
+                    return Ok(Choice::Resign);
+                }
+                Choice::Play(action) => action,
+            };
+            let text = self.game.action_to_string(action);
+            self.play(action)
+                .map_err(|_| AgentFailure(format!("played the illegal move `{text}`")))?;
+            agent.observe_action(action)?;
+            if self.move_whole {
+                return Ok(Choice::Play(action));
+            }
+        }
+    }
+
+    /// `side` resigns: the other side wins.
+    pub fn resign(&mut self, side: Side) {
+        self.stop(side, "resign", None);
+    }
+
+    /// `side` cannot go on (`why`): the other side wins.
+    pub fn forfeit(&mut self, side: Side, why: String) {
+        self.stop(side, "forfeit", Some(why));
+    }
+
+    fn stop(&mut self, side: Side, reason: &str, forfeit: Option<String>) {
+        if self.is_over() {
+            return;
+        }
+        self.stopped = Some(Ending {
+            outcome: Outcome::Win(side.other()),
+            reason: reason.to_owned(),
+            forfeit,
+        });
+    }
+}
+
+/// Plays a game between `agents` (the first side's, then the second's) to its end: `opening`
+/// first, chance's outcomes drawn from `chance`, each move told to both agents. An agent that
+/// fails loses. Returns the ending; the moves are in `referee`.
+pub fn play_game<G: Game>(
+    referee: &mut Referee<G>,
+    mut agents: [&mut dyn Agent<G>; 2],
+    opening: Opening,
+    chance: &mut ChanceStream,
+) -> Ending {
+    if let Err((side, why)) = run_game(referee, &mut agents, opening, chance) {
+        referee.forfeit(side, why.0);
+    }
+    referee.ending().expect("a game played to its end")
+}
+
+/// The game loop; an error names the side that failed.
+fn run_game<G: Game>(
+    referee: &mut Referee<G>,
+    agents: &mut [&mut dyn Agent<G>; 2],
+    opening: Opening,
+    chance: &mut ChanceStream,
+) -> Result<(), (Side, AgentFailure)> {
+    for side in Side::BOTH {
+        agents[side.index()]
+            .new_game(referee.game().options(), side)
+            .map_err(|why| (side, why))?;
+    }
+    let mut picks = ChaCha8Rng::seed_from_u64(opening.seed);
+    let mut opening_left = opening.actions;
+    let mut in_opening = opening.actions > 0;
+    while !referee.is_over() {
+        if referee.draw_chance(chance).is_some() {
+            tell(referee, agents, None)?;
+            continue;
+        }
+        let side = referee.to_decide().expect("a side decides");
+        if in_opening && (opening_left > 0 || referee.game().mid_move()) {
+            if let Some(action) = referee.random_opening_action(&mut picks) {
+                referee.play(action).expect("an opening action is legal");
+                opening_left = opening_left.saturating_sub(1);
+                tell(referee, agents, None)?;
+                continue;
+            }
+        }
+        in_opening = false;
+        let choice = referee
+            .take_move(&mut *agents[side.index()])
+            .map_err(|why| (side, why))?;
+        if let Choice::Play(_) = choice {
+            tell(referee, agents, Some(side))?;
+        }
+    }
+    Ok(())
+}
+
+/// Tells the agents what the last action did: each action of a whole move to every agent but
+/// `mover` (who heard its own as it played them), then the whole move to both. Nothing while
+/// a move is under way.
+fn tell<G: Game>(
+    referee: &Referee<G>,
+    agents: &mut [&mut dyn Agent<G>; 2],
+    mover: Option<Side>,
+) -> Result<(), (Side, AgentFailure)> {
+    let Some(played) = referee.last_move() else {
+        return Ok(());
+    };
+    for side in Side::BOTH {
+        let agent = &mut agents[side.index()];
+        let fail = |why| (side, why);
+        if mover != Some(side) {
+            for &action in played.actions {
+                agent.observe_action(action).map_err(fail)?;
+            }
+        }
+        agent.observe_move(&played).map_err(fail)?;
+    }
+    Ok(())
+}
