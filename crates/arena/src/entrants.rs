@@ -1,11 +1,11 @@
 //! Turns a [`PlayerSpec`] into agents for matches of any game that speaks GTP.
 
-use crate::agent::{Agent, AgentFailure, Entrant, Local};
+use crate::agent::Entrant;
 use crate::gtp::{GtpAgent, GtpEngine};
 use crate::spec::PlayerSpec;
-use game::{Game, GtpGame, Planes};
+use game::{Agent, AgentFailure, Game, GtpGame, Planes};
 use mcts::SearchConfig;
-use mcts::players::{GreedyPlayer, MctsPlayer, RandomPlayer, UctPlayer};
+use mcts::players::{GreedyPlayer, Local, MctsPlayer, RandomPlayer, UctPlayer};
 use nn::{EvaluatorSettings, NetEvaluator, checkpoint};
 use std::path::Path;
 use tch::Device;

@@ -4,11 +4,10 @@
 //! engine's moves and `play` for every other move (openings included), with the game's
 //! colours (`orange`/`blue` for Ghast, `black`/`white` for Go-like games) and moves in its
 //! notation, as the engine's side may be told them (Fakerghast: the opponent's pairs in public
-//! form); `quit` when the engine is dropped.
+//! form); chance's outcomes as `ghast-chance OUTCOME`; `quit` when the engine is dropped.
 //! Replies are read on a helper thread so that a hung engine costs a timeout, not the match.
 
-use crate::agent::{Agent, AgentFailure, Choice};
-use game::{GtpGame, Side, colour_name};
+use game::{Agent, AgentFailure, Choice, GtpGame, Mover, Played, Side, colour_name};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -151,10 +150,9 @@ pub struct GtpAgent<G> {
     side: Side,
     /// Actions of the engine's last answer still to hand to the referee, one per `choose`.
     queued: VecDeque<usize>,
-    /// The move being observed is the one the engine generated, so it knows it already.
+    /// The move being told is the one the engine generated, so it knows it already.
     generated: bool,
-    /// The move being observed: the position before it and its actions so far.
-    turn: Option<(G, Vec<usize>)>,
+    game: std::marker::PhantomData<G>,
 }
 
 impl<G> GtpAgent<G> {
@@ -164,7 +162,7 @@ impl<G> GtpAgent<G> {
             side: Side::First,
             queued: VecDeque::new(),
             generated: false,
-            turn: None,
+            game: std::marker::PhantomData,
         }
     }
 }
@@ -174,11 +172,12 @@ impl<G: GtpGame> Agent<G> for GtpAgent<G> {
         self.side = side;
         self.queued.clear();
         self.generated = false;
-        self.turn = None;
-        self.engine
-            .send(&format!("boardsize {}", G::options_size(options)))?;
-        self.engine
-            .send(&format!("komi {}", G::options_komi(options)))?;
+        for (command, key) in [("boardsize", "size"), ("komi", "komi")] {
+            if let Some(value) = game::rules::rule_value(options, key) {
+                self.engine
+                    .send(&format!("{command} {}", game::rules::value_text(&value)))?;
+            }
+        }
         self.engine.send("clear_board")?;
         Ok(())
     }
@@ -207,25 +206,16 @@ impl<G: GtpGame> Agent<G> for GtpAgent<G> {
         Ok(Choice::Play(first))
     }
 
-    fn observe(&mut self, before: &G, action: usize) -> Result<(), AgentFailure> {
-        let (_, actions) = self
-            .turn
-            .get_or_insert_with(|| (before.clone(), Vec::new()));
-        actions.push(action);
-        let mut after = before.clone();
-        after.apply(action);
-        if after.mid_move() && after.outcome().is_none() {
-            return Ok(());
-        }
-        let (start, actions) = self.turn.take().expect("a move is being observed");
+    fn observe_move(&mut self, played: &Played<'_, G>) -> Result<(), AgentFailure> {
         if std::mem::take(&mut self.generated) {
             return Ok(());
         }
-        let text = G::told_move(&start, &actions, &after, self.side);
-        self.engine.send(&format!(
-            "play {} {text}",
-            colour_name::<G>(start.to_move())
-        ))?;
+        let text = played.told_to(self.side);
+        let command = match played.mover {
+            Mover::Side(side) => format!("play {} {text}", colour_name::<G>(side)),
+            Mover::Chance => format!("ghast-chance {text}"),
+        };
+        self.engine.send(&command)?;
         Ok(())
     }
 }

@@ -3,7 +3,6 @@
 
 mod agent;
 mod entrants;
-mod game_play;
 pub mod gtp;
 pub mod ladder;
 pub mod plot;
@@ -12,9 +11,8 @@ mod records;
 mod runner;
 mod spec;
 
-pub use agent::{Agent, AgentFailure, Choice, Entrant, Local};
+pub use agent::Entrant;
 pub use entrants::{Baseline, baseline_agent, network_agent};
-pub use game_play::{Ending, play_game, random_opening};
 pub use records::RecordWriter;
 pub use runner::{GameRecord, Match, MatchError, MatchResult, MatchSettings};
 pub use spec::{DEFAULT_VISITS, PlayerSpec, SpecError};

@@ -1,10 +1,10 @@
 //! Matches: many games between two entrants on worker threads, in colour-swapped pairs from
-//! shared random openings, with an optional SPRT that stops the match once it is decided.
+//! shared random openings and, in a game with chance, shared chance outcomes, with an
+//! optional SPRT that stops the match once it is decided.
 
-use crate::agent::{AgentFailure, Entrant};
-use crate::game_play::{Ending, play_game, random_opening};
+use crate::agent::Entrant;
 use crate::rating::{MatchStats, Pentanomial, SprtDecision, SprtParams, SprtStatus, Wdl};
-use game::{Game, Outcome, Side};
+use game::{AgentFailure, ChanceStream, Ending, Game, Opening, Outcome, Referee, Side, play_game};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{Sender, channel};
 use thiserror::Error;
@@ -207,28 +207,31 @@ impl<G: Game> Match<'_, G> {
             if pair >= pair_count {
                 return;
             }
-            let opening_seed = mix(self.settings.seed, u64::from(pair) + (1 << 32));
-            let opening =
-                random_opening::<G>(&self.options, self.settings.opening_moves, opening_seed);
+            let opening = Opening {
+                actions: self.settings.opening_moves,
+                seed: mix(self.settings.seed, u64::from(pair) + (1 << 32)),
+            };
+            // Both games of the pair draw chance's outcomes from one stream: the same dice
+            // for each colour, so that luck cancels over the pair (as in duplicate bridge).
+            let chance_seed = mix(self.settings.seed, u64::from(pair) + (2 << 32));
             for a_side in Side::BOTH {
-                let ((moves, ending), first, second) = match a_side {
-                    Side::First => (
-                        play_game(&self.options, &opening, a.as_mut(), b.as_mut()),
-                        &names[0],
-                        &names[1],
-                    ),
-                    Side::Second => (
-                        play_game(&self.options, &opening, b.as_mut(), a.as_mut()),
-                        &names[1],
-                        &names[0],
-                    ),
+                let (agents, first, second) = match a_side {
+                    Side::First => ([a.as_mut(), b.as_mut()], &names[0], &names[1]),
+                    Side::Second => ([b.as_mut(), a.as_mut()], &names[1], &names[0]),
                 };
+                let mut referee = Referee::new(G::new(&self.options));
+                let ending = play_game(
+                    &mut referee,
+                    agents,
+                    opening,
+                    &mut ChanceStream::new(chance_seed),
+                );
                 let record = GameRecord {
                     index: 2 * pair + a_side.index() as u32,
                     a_side,
                     players: [first.clone(), second.clone()],
-                    moves: game::moves_in_full(&G::new(&self.options), &moves),
-                    opening_moves: opening.len(),
+                    moves: game::moves_in_full(referee.start(), referee.actions()),
+                    opening_moves: referee.opening_actions(),
                     ending,
                 };
                 if sender.send(Ok(record)).is_err() {

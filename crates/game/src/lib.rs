@@ -9,6 +9,7 @@ mod gtp;
 mod outcome;
 mod planes;
 mod referee;
+pub mod rules;
 mod side;
 mod view;
 

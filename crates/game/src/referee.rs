@@ -132,6 +132,8 @@ pub struct Referee<G: Game> {
     move_first: usize,
     /// Whether the last action finished its move (true before any action).
     move_whole: bool,
+    /// How many of `actions` opened the game ([`play_game`]'s random opening).
+    opening_end: usize,
     /// A resignation or forfeit; the rules' own ending is the game's.
     stopped: Option<Ending>,
     legal: Vec<usize>,
@@ -148,6 +150,7 @@ impl<G: Game> Referee<G> {
             actions: Vec::new(),
             move_first: 0,
             move_whole: true,
+            opening_end: 0,
             stopped: None,
             legal: Vec::new(),
             outcomes: Vec::new(),
@@ -166,6 +169,12 @@ impl<G: Game> Referee<G> {
     /// Every action played from the start, chance's outcomes included.
     pub fn actions(&self) -> &[usize] {
         &self.actions
+    }
+
+    /// How many of [`Referee::actions`] were the game's random opening (chance's outcomes
+    /// among them included).
+    pub fn opening_actions(&self) -> usize {
+        self.opening_end
     }
 
     /// Whether the game is over, by the rules or by a resignation or forfeit.
@@ -275,7 +284,10 @@ impl<G: Game> Referee<G> {
     /// and tells `agent` each one ([`Referee::last_move`] is then that move). A resignation
     /// ends the game (and returns [`Choice::Resign`]); an illegal action is the agent's
     /// failure.
-    pub fn take_move(&mut self, agent: &mut dyn Agent<G>) -> Result<Choice, AgentFailure> {
+    pub fn take_move<'a>(
+        &mut self,
+        agent: &mut (dyn Agent<G> + 'a),
+    ) -> Result<Choice, AgentFailure> {
         let side = self.to_decide().expect("a side decides");
         loop {
             let action = match agent.choose(&self.game)? {
@@ -320,9 +332,9 @@ impl<G: Game> Referee<G> {
 /// Plays a game between `agents` (the first side's, then the second's) to its end: `opening`
 /// first, chance's outcomes drawn from `chance`, each move told to both agents. An agent that
 /// fails loses. Returns the ending; the moves are in `referee`.
-pub fn play_game<G: Game>(
+pub fn play_game<'a, G: Game>(
     referee: &mut Referee<G>,
-    mut agents: [&mut dyn Agent<G>; 2],
+    mut agents: [&mut (dyn Agent<G> + 'a); 2],
     opening: Opening,
     chance: &mut ChanceStream,
 ) -> Ending {
@@ -333,9 +345,9 @@ pub fn play_game<G: Game>(
 }
 
 /// The game loop; an error names the side that failed.
-fn run_game<G: Game>(
+fn run_game<'a, G: Game>(
     referee: &mut Referee<G>,
-    agents: &mut [&mut dyn Agent<G>; 2],
+    agents: &mut [&mut (dyn Agent<G> + 'a); 2],
     opening: Opening,
     chance: &mut ChanceStream,
 ) -> Result<(), (Side, AgentFailure)> {
@@ -361,7 +373,10 @@ fn run_game<G: Game>(
                 continue;
             }
         }
-        in_opening = false;
+        if in_opening {
+            referee.opening_end = referee.actions.len();
+            in_opening = false;
+        }
         let choice = referee
             .take_move(&mut *agents[side.index()])
             .map_err(|why| (side, why))?;
@@ -375,9 +390,9 @@ fn run_game<G: Game>(
 /// Tells the agents what the last action did: each action of a whole move to every agent but
 /// `mover` (who heard its own as it played them), then the whole move to both. Nothing while
 /// a move is under way.
-fn tell<G: Game>(
+fn tell<'a, G: Game>(
     referee: &Referee<G>,
-    agents: &mut [&mut dyn Agent<G>; 2],
+    agents: &mut [&mut (dyn Agent<G> + 'a); 2],
     mover: Option<Side>,
 ) -> Result<(), (Side, AgentFailure)> {
     let Some(played) = referee.last_move() else {

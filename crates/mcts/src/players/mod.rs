@@ -11,7 +11,7 @@ pub use mcts::MctsPlayer;
 pub use random::RandomPlayer;
 pub use uct::UctPlayer;
 
-use game::Game;
+use game::{Agent, AgentFailure, Choice, Game, Side};
 
 /// Something that picks moves. The arena calls [`Player::observe`] with every action played,
 /// by either side, so that searching players can keep their tree.
@@ -26,4 +26,24 @@ pub trait Player<G: Game> {
 
     /// A new game starts.
     fn reset(&mut self) {}
+}
+
+/// An in-process [`Player`] as the referee's [`Agent`]: it never fails, and follows the game
+/// action by action.
+pub struct Local<P>(pub P);
+
+impl<G: Game, P: Player<G>> Agent<G> for Local<P> {
+    fn new_game(&mut self, _options: &G::Options, _side: Side) -> Result<(), AgentFailure> {
+        self.0.reset();
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &G) -> Result<Choice, AgentFailure> {
+        Ok(Choice::Play(self.0.choose(game)))
+    }
+
+    fn observe_action(&mut self, action: usize) -> Result<(), AgentFailure> {
+        self.0.observe(action);
+        Ok(())
+    }
 }

@@ -4,8 +4,8 @@
 use super::shared::Shared;
 use crate::{EvaluationConfig, RunDir};
 use anyhow::Result;
-use arena::{Agent, AgentFailure, Baseline, Entrant, Match, MatchSettings};
-use game::{Game, Planes};
+use arena::{Baseline, Entrant, Match, MatchSettings};
+use game::{Agent, AgentFailure, Game, Planes};
 use mcts::SearchConfig;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
