@@ -4,7 +4,7 @@
 mod commands;
 mod input_error;
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use std::process::ExitCode;
 
 pub use input_error::InputError;
@@ -26,7 +26,9 @@ struct Cli {
 
 fn main() -> ExitCode {
     keep_freed_memory();
-    let cli = Cli::parse();
+    let args =
+        commands::registry::expand_rule_flags(std::env::args_os().collect(), &Cli::command());
+    let cli = Cli::parse_from(args);
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("GHAST_LOG")

@@ -219,7 +219,7 @@ fn ladder_and_arena_play_the_game_of_the_checkpoints() {
         ),
         (
             vec![checkpoint, "random", "--win-margin", "3"],
-            "--win-margin is an option of Ghast",
+            "ghodak has no rule `win_margin`",
         ),
     ] {
         assert_refused(&[&["arena"], &args[..]].concat(), expected);

@@ -181,7 +181,7 @@ fn fakerghast_options() -> FakerghastOptions {
         size: 3,
         win_margin: 3,
         max_turns: Some(24),
-        fakerghast: 1,
+        fakerghast: Some(1),
         ..RawFakerghastOptions::default()
     }
     .validate()

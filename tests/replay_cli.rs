@@ -163,13 +163,17 @@ fn ghodak_moves_and_options_are_checked_too() {
     assert_refused(
         &["--game", "ghodak", "--win-margin", "3"],
         "",
-        "--win-margin is an option of Ghast",
+        "ghodak has no rule `win_margin`; its rules are size, komi, max_moves",
     );
     assert_refused(
-        &["--max-moves", "30"],
+        &["--max-moves", "30", "--win-margin", "3"],
         "",
-        "--max-moves is an option of Ghodak",
+        "no game has all the rules given (max_moves, win_margin)",
     );
+    // A rule only Ghodak has chooses Ghodak.
+    let output = replay(&["--max-moves", "2"], "pass pass");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.ends_with("result white passes 0 7.5\n"), "{stdout}");
 }
 
 #[test]
@@ -210,12 +214,13 @@ fn fakerghast_moves_and_options_are_checked_too() {
     assert_refused(
         &["--fakes", "2"],
         "",
-        "fakes must be two counts `orange,blue` such as 1,2, got `2`",
+        "`fakes=2`: invalid type: integer `2`, expected an array of length 2 (rules of \
+         fakerghast)",
     );
     assert_refused(
         &["--game", "ghodak", "--fakes", "1,1"],
         "",
-        "--fakes is an option of Fakerghast",
+        "ghodak has no rule `fakes`",
     );
 }
 
@@ -233,7 +238,21 @@ fn bad_options_exit_2_naming_the_option() {
         "",
         "vetoes for blue must be 0..=255, got -1",
     );
-    assert_refused(&["--vetoes", "1"], "", "vetoes must be two counts");
+    assert_refused(
+        &["--vetoes", "1"],
+        "",
+        "`vetoes=1`: invalid type: integer `1`, expected an array of length 2 (rules of ghast)",
+    );
+    assert_refused(
+        &["--rule", "size"],
+        "",
+        "--rule `size` is not a rule: write KEY=VALUE",
+    );
+    assert_refused(
+        &["--game", "chess"],
+        "",
+        "`chess` is not a game this build plays",
+    );
     assert_refused(
         &["--komi", "0.3"],
         "",

@@ -111,7 +111,7 @@ fn a_person_can_play_fakerghast_with_face_down_tiles_in_a_browser() {
     let options = ghast::RawFakerghastOptions {
         size: 4,
         win_margin: 6,
-        fakerghast: 1,
+        fakerghast: Some(1),
         ..ghast::RawFakerghastOptions::default()
     }
     .validate()

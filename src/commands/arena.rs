@@ -1,12 +1,13 @@
 //! `ghast arena A B`: a match between two players, with the score, the Elo difference and
 //! its 95% interval, an optional SPRT that stops early, and every game saved for replay.
 
-use super::game_options::{CliGame, GameOptions, GameWork, for_game};
+use super::registry::{GameArgs, GameWork, flags_of, for_game};
 use crate::InputError;
 use anyhow::Context;
 use arena::rating::{SprtDecision, SprtParams, SprtStatus};
 use arena::{GameRecord, Match, MatchResult, MatchSettings, PlayerSpec, RecordWriter};
 use clap::Args as ClapArgs;
+use game::Planes;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 
@@ -14,15 +15,20 @@ use std::path::PathBuf;
 /// `FILE.safetensors[@visits]`, a bot bundle folder `DIR[@visits]`, or `gtp:COMMAND LINE`
 /// (an external GTP v2 engine; quote the whole spec in the shell).
 ///
-/// The game and its rules are the bot's when a checkpoint or bundle plays (rule flags given
-/// change them); otherwise `--game` and the rule flags set them.
+/// The game and its rules are the bot's when a checkpoint or bundle plays (rules given
+/// change them); otherwise `--game` and the rules set them. In a game with chance both games
+/// of a colour-swapped pair get the same chance outcomes, so that luck cancels.
+///
+/// Any `--rule KEY=VALUE` (`--KEY VALUE`) is one of the game's rules: `ghast games` lists
+/// them.
 #[derive(ClapArgs)]
 #[command(after_long_help = "\
 Examples:
   ghast arena models/ghast-size4 uct:1000 --games 40
   ghast arena runs/small/models/gen-0050.safetensors@200 greedy --sprt 0,50
   ghast arena models/ghodak9 \"gtp:gnugo --mode gtp --chinese-rules --capture-all-dead --level 1\"
-  ghast arena random greedy --game ghodak --size 9 --out records/")]
+  ghast arena random greedy --game ghodak --size 9 --out records/
+  ghast arena greedy uct:200 --game pig --rule target=50")]
 pub struct Args {
     /// The player whose results are reported (wins, score and Elo are A's).
     a: String,
@@ -32,7 +38,7 @@ pub struct Args {
     #[arg(long, default_value_t = 100)]
     games: u32,
     #[command(flatten)]
-    game: GameOptions,
+    game: GameArgs,
     /// Games played at once, each thread with its own pair of players (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -82,7 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// different games, or a bot of another game than `--game`, are bad input.
 pub fn bot_game(
     players: &[&PlayerSpec],
-    flags: &GameOptions,
+    flags: &GameArgs,
 ) -> anyhow::Result<Option<(PathBuf, String)>> {
     let mut found: Option<(PathBuf, String)> = None;
     for path in players.iter().filter_map(|player| player.file()) {
@@ -98,12 +104,11 @@ pub fn bot_game(
         }
         found.get_or_insert((path.to_owned(), game));
     }
-    if let (Some((path, game)), Some(named)) = (&found, flags.game())
-        && named.as_str() != game
+    if let (Some((path, game)), Some(named)) = (&found, flags.named())
+        && named != game
     {
         return Err(input_error(format!(
-            "--game {}: {} plays {game}",
-            named.as_str(),
+            "--game {named}: {} plays {game}",
             path.display()
         )));
     }
@@ -122,18 +127,18 @@ struct Play<'a> {
 impl GameWork for Play<'_> {
     type Output = ();
 
-    fn run<G: CliGame>(self) -> anyhow::Result<()> {
+    fn run<G: Planes>(self) -> anyhow::Result<()> {
         let base = self
             .bot
             .map(play::options_of::<G>)
             .transpose()
             .map_err(input_error)?;
-        let options = G::options_from(&self.args.game, base.as_ref())?;
+        let options = self.args.game.options::<G>(base.as_ref())?;
         play_match::<G>(self.args, self.a, self.b, options)
     }
 }
 
-fn play_match<G: CliGame>(
+fn play_match<G: Planes>(
     args: &Args,
     a: &PlayerSpec,
     b: &PlayerSpec,
@@ -151,7 +156,7 @@ fn play_match<G: CliGame>(
         .out
         .as_deref()
         .map(|dir| {
-            RecordWriter::create::<G>(dir, &options, &G::flags_of(&options))
+            RecordWriter::create::<G>(dir, &options, &flags_of::<G>(&options))
                 .with_context(|| format!("cannot create the record folder {}", dir.display()))
         })
         .transpose()?;
@@ -194,6 +199,12 @@ fn play_match<G: CliGame>(
         );
     }
     print_result(&result, sprt.as_ref());
+    if G::CHANCE {
+        println!(
+            "chance: both games of each colour-swapped pair had the same chance outcomes, so \
+             luck cancels over a pair"
+        );
+    }
     Ok(())
 }
 

@@ -1,7 +1,7 @@
-use super::game_options::{CliGame, GameWork, for_game};
+use super::registry::{GameWork, for_game};
 use crate::InputError;
 use clap::Args as ClapArgs;
-use game::Game;
+use game::{Game, Planes};
 use play::{BOT_FILE, Bundle, DEFAULT_VISITS, SIDECAR_FILE, WEIGHTS_FILE};
 use std::path::PathBuf;
 
@@ -37,7 +37,7 @@ struct Export<'a>(&'a Args);
 impl GameWork for Export<'_> {
     type Output = ();
 
-    fn run<G: CliGame>(self) -> anyhow::Result<()> {
+    fn run<G: Planes>(self) -> anyhow::Result<()> {
         export::<G>(self.0)
     }
 }

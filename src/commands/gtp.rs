@@ -1,8 +1,8 @@
-use super::game_options::{CliGame, GameWork, for_game};
+use super::registry::{GameWork, for_game};
 use crate::InputError;
 use anyhow::Context;
 use clap::Args as ClapArgs;
-use game::{GtpGame, Planes};
+use game::{GtpGame, GtpWork, Planes};
 use play::gtp::Engine;
 use play::{Bot, Bundle};
 use std::io::{BufWriter, stdin, stdout};
@@ -10,7 +10,8 @@ use std::path::PathBuf;
 use tch::Device;
 
 /// Speaks GTP version 2 on standard input and output (logs go to standard error), for GUIs,
-/// tournament managers and `ghast arena`. The game is the bot's: Ghast or Ghodak.
+/// tournament managers and `ghast arena`. The game is the bot's, if it speaks GTP (`ghast
+/// games` says which do).
 #[derive(ClapArgs)]
 #[command(after_long_help = "\
 Ghodak bots speak GTP as Go programs do: `black`/`white`, points `A1`..`T19` without `I`, \
@@ -26,9 +27,13 @@ other colour are refused.
 Ghast final_score: `O+3` means Orange wins by 3, `B+2.5` Blue by 2.5, `0` a draw (scores are \
 tiles on the board, plus komi for Blue).
 
+`boardsize` and `komi` set the game's `size` and `komi` rules, for the games that have them.
+
 Extensions: `ghast-position` prints the position string, `ghast-set_position <position>` \
 starts from one, `ghast-analyze [visits]` lists the top moves with visits, prior and value \
-and the win rate of the side to move, `ghast-set_visits <n>` changes the visits per move.
+and the win rate of the side to move, `ghast-set_visits <n>` changes the visits per move, \
+`ghast-chance <outcome>` tells the engine chance's outcome (a roll of the dice) in a game \
+with chance.
 
 Example: echo -e 'boardsize 4\\ngenmove b\\nshowboard' | ghast gtp --bot bots/gen-0042")]
 pub struct Args {
@@ -59,7 +64,20 @@ struct Speak<'a>(&'a Args);
 impl GameWork for Speak<'_> {
     type Output = ();
 
-    fn run<G: CliGame>(self) -> anyhow::Result<()> {
+    fn run<G: Planes>(self) -> anyhow::Result<()> {
+        G::with_gtp(self).unwrap_or_else(|| {
+            Err(InputError(format!("{} does not speak GTP yet", G::NAME)).into())
+        })
+    }
+}
+
+impl<G: Planes> GtpWork<G> for Speak<'_> {
+    type Output = anyhow::Result<()>;
+
+    fn run(self) -> anyhow::Result<()>
+    where
+        G: GtpGame,
+    {
         speak::<G>(self.0)
     }
 }

@@ -3,11 +3,12 @@
 //! ratings against generation and training time.
 
 use super::arena::{default_threads, progress_bar, warn_forfeit};
-use super::game_options::{CliGame, GameWork, for_game};
+use super::registry::{GameWork, for_game};
 use crate::InputError;
 use arena::PlayerSpec;
 use arena::ladder::{Ladder, LadderError, LadderEvent, LadderReport, LadderSettings};
 use clap::Args as ClapArgs;
+use game::Planes;
 use std::path::PathBuf;
 use train::RunDir;
 
@@ -141,7 +142,7 @@ struct Rate<'a> {
 impl GameWork for Rate<'_> {
     type Output = ();
 
-    fn run<G: CliGame>(self) -> anyhow::Result<()> {
+    fn run<G: Planes>(self) -> anyhow::Result<()> {
         let bar = progress_bar(u64::from(self.games));
         let report = self.ladder.run::<G>(&mut |event| match event {
             LadderEvent::Pairing { index, total, a, b } => {

@@ -1,10 +1,11 @@
 mod arena;
 mod bench;
 mod export;
-mod game_options;
+mod games;
 mod gtp;
 mod ladder;
 mod learn;
+pub mod registry;
 mod replay;
 mod selfplay;
 mod serve;
@@ -76,6 +77,9 @@ pub enum Command {
     /// Measure the speed of the rules, the search, the network and the self-play loop.
     #[command(subcommand)]
     Bench(bench::Bench),
+    /// List the games this build plays: each one's rules with their defaults, and what it
+    /// can do besides training and rating (GTP, a page).
+    Games(games::Args),
 }
 
 pub fn run(command: Command) -> anyhow::Result<()> {
@@ -90,5 +94,6 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Serve(args) => serve::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Bench(bench) => bench::run(bench),
+        Command::Games(args) => games::run(args),
     }
 }

@@ -1,15 +1,17 @@
-use super::game_options::{CliGame, GameOptions, GameWork};
+use super::registry::{GameArgs, GameWork};
 use crate::InputError;
 use anyhow::Context;
 use clap::Args as ClapArgs;
+use game::Planes;
 use std::io::{BufWriter, Read, Write};
 
 /// Reads moves (whitespace separated) from standard input and prints the start position, the
-/// position after each move, and `result ...` if the game ended.
+/// position after each move, and `result ...` if the game ended. Chance's outcomes are moves
+/// like the others (a roll of the dice, in the game's notation).
 #[derive(ClapArgs)]
 pub struct Args {
     #[command(flatten)]
-    game: GameOptions,
+    game: GameArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -17,13 +19,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// The moves on standard input, replayed in the game the flags name.
-struct Replay<'a>(&'a GameOptions);
+struct Replay<'a>(&'a GameArgs);
 
 impl GameWork for Replay<'_> {
     type Output = ();
 
-    fn run<G: CliGame>(self) -> anyhow::Result<()> {
-        let mut game = G::new(&G::options_from(self.0, None)?);
+    fn run<G: Planes>(self) -> anyhow::Result<()> {
+        let mut game = G::new(&self.0.options::<G>(None)?);
         let mut moves = String::new();
         std::io::stdin()
             .read_to_string(&mut moves)

@@ -1,8 +1,9 @@
-use super::game_options::{CliGame, GameWork, for_game};
+use super::registry::{self, GameWork, for_game};
 use super::train::config_error;
 use crate::InputError;
 use anyhow::Context;
 use clap::Args as ClapArgs;
+use game::Planes;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use train::{Limit, Role, RunConfig, RunDir, RunStore};
@@ -30,7 +31,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let text = store_config(&store, &args.store)?;
     let run = RunDir::new(&args.run);
     let source = format!("the config in {}", args.store);
-    let game = train::game_name(&text).map_err(|error| InputError(format!("{source}: {error}")))?;
+    let game =
+        registry::config_game(&text).map_err(|error| InputError(format!("{source}: {error}")))?;
     adopt_config(&run, &text)?;
     let work = SelfplayGame {
         args: &args,
@@ -89,7 +91,7 @@ struct SelfplayGame<'a> {
 impl GameWork for SelfplayGame<'_> {
     type Output = ();
 
-    fn run<G: CliGame>(self) -> anyhow::Result<()> {
+    fn run<G: Planes>(self) -> anyhow::Result<()> {
         let config: RunConfig<G::Options> = RunConfig::parse(self.text)
             .map_err(|error| config_error(Path::new(&self.args.store), error))?;
         let limit = match self.args.minutes {

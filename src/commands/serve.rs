@@ -1,13 +1,15 @@
-use super::game_options::{CliGame, GameWork, for_game};
+use super::registry::{GameWork, for_game};
 use crate::InputError;
 use clap::Args as ClapArgs;
+use game::{BoardView, BoardViewWork, Planes};
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// A web page to play against a bot and to analyse: open the printed address in a browser.
-/// The page plays the bot's game: a hex board for Ghast, a Go board for Ghodak.
+/// The page plays the bot's game, drawn as its board, for the games that have a page
+/// (`ghast games` says which do).
 ///
 /// Each browser gets its own game (a session cookie names it; the 256 most recently used games
 /// are kept). Requests are answered concurrently: up to --searches bots think at once, and
@@ -86,7 +88,24 @@ struct Serve {
 impl GameWork for Serve {
     type Output = ();
 
-    fn run<G: CliGame>(self) -> anyhow::Result<()> {
+    fn run<G: Planes>(self) -> anyhow::Result<()> {
+        G::with_board_view(self).unwrap_or_else(|| {
+            Err(InputError(format!(
+                "{} has no page yet: play it with `ghast arena` or train it with `ghast train`",
+                G::NAME
+            ))
+            .into())
+        })
+    }
+}
+
+impl<G: Planes> BoardViewWork<G> for Serve {
+    type Output = anyhow::Result<()>;
+
+    fn run(self) -> anyhow::Result<()>
+    where
+        G: BoardView,
+    {
         let args = self.args;
         let loaded = serve::load_bots::<G>(&args.bot, self.searches).map_err(|error| {
             InputError(format!(

@@ -1,4 +1,4 @@
-use super::game_options::{CliGame, GameWork, for_game};
+use super::registry::{self, GameWork, for_game};
 use crate::InputError;
 use anyhow::Context;
 use clap::Args as ClapArgs;
@@ -42,7 +42,7 @@ pub fn run_as(args: &Args, role: Role) -> anyhow::Result<()> {
         args.config.clone()
     };
     let text = read_config_text(&path)?;
-    let game = train::game_name(&text).map_err(|error| config_error(&path, error))?;
+    let game = registry::config_game(&text).map_err(|error| config_error(&path, error))?;
     let source = format!("config {}", path.display());
     let work = TrainGame {
         args,
@@ -66,7 +66,7 @@ struct TrainGame<'a> {
 impl GameWork for TrainGame<'_> {
     type Output = ();
 
-    fn run<G: CliGame>(self) -> anyhow::Result<()> {
+    fn run<G: Planes>(self) -> anyhow::Result<()> {
         train_game::<G>(self.args, self.run, self.path, self.text, self.role)
     }
 }

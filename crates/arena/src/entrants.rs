@@ -1,9 +1,10 @@
-//! Turns a [`PlayerSpec`] into agents for matches of any game that speaks GTP.
+//! Turns a [`PlayerSpec`] into agents for matches of any game: external engines for games
+//! that speak GTP.
 
 use crate::agent::Entrant;
 use crate::gtp::{GtpAgent, GtpEngine};
 use crate::spec::PlayerSpec;
-use game::{Agent, AgentFailure, Game, GtpGame, Planes};
+use game::{Agent, AgentFailure, Game, GtpGame, GtpWork, Planes};
 use mcts::SearchConfig;
 use mcts::players::{GreedyPlayer, Local, MctsPlayer, RandomPlayer, UctPlayer};
 use nn::{EvaluatorSettings, NetEvaluator, checkpoint};
@@ -14,7 +15,7 @@ use tch::Device;
 /// ([`SearchConfig::play`]), so larger warm-up buckets would only cost time.
 const MAX_BATCH: usize = 16;
 
-impl<G: GtpGame + Planes> Entrant<G> for PlayerSpec {
+impl<G: Planes> Entrant<G> for PlayerSpec {
     fn name(&self) -> String {
         PlayerSpec::name(self)
     }
@@ -33,10 +34,30 @@ impl<G: GtpGame + Planes> Entrant<G> for PlayerSpec {
                 seed,
             )?,
             PlayerSpec::Bundle { dir, visits } => bundle_agent::<G>(dir, *visits, seed)?,
-            PlayerSpec::Gtp { command } => {
-                Box::new(GtpAgent::<G>::new(GtpEngine::spawn(&self.name(), command)?))
-            }
+            PlayerSpec::Gtp { command } => G::with_gtp(SpawnEngine {
+                name: self.name(),
+                command,
+            })
+            .ok_or_else(|| AgentFailure(format!("{} does not speak GTP", G::NAME)))??,
         })
+    }
+}
+
+/// Starts an external engine, for a game that speaks GTP.
+struct SpawnEngine<'a> {
+    name: String,
+    command: &'a [String],
+}
+
+impl<G: Game> GtpWork<G> for SpawnEngine<'_> {
+    type Output = Result<Box<dyn Agent<G>>, AgentFailure>;
+
+    fn run(self) -> Self::Output
+    where
+        G: GtpGame,
+    {
+        let engine = GtpEngine::spawn(&self.name, self.command)?;
+        Ok(Box::new(GtpAgent::<G>::new(engine)))
     }
 }
 

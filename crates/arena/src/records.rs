@@ -4,7 +4,7 @@
 //! nothing but moves, so the options cannot travel inside the move files.)
 
 use crate::runner::{GameRecord, MatchResult};
-use game::GtpGame;
+use game::Game;
 use serde_json::json;
 use std::fs;
 use std::io;
@@ -17,12 +17,14 @@ pub struct RecordWriter {
     /// The game's names of the sides, the keys of each game's players in `match.json`.
     colours: [&'static str; 2],
     replay: String,
+    /// Whether the game has chance, whose outcomes each colour-swapped pair shared.
+    paired_chance: bool,
 }
 
 impl RecordWriter {
     /// Creates `dir` (and its parents) if needed, for games of `G` with `options`.
     /// `replay_flags` are the `ghast replay` flags that set up such a game.
-    pub fn create<G: GtpGame>(
+    pub fn create<G: Game>(
         dir: &Path,
         options: &G::Options,
         replay_flags: &[String],
@@ -32,7 +34,15 @@ impl RecordWriter {
             dir: dir.to_owned(),
             options: serde_json::to_value(options).map_err(io::Error::other)?,
             colours: G::COLOURS,
-            replay: format!("ghast replay {} < game-NNNN.moves", replay_flags.join(" ")),
+            replay: format!(
+                "ghast replay {} < game-NNNN.moves",
+                replay_flags
+                    .iter()
+                    .map(|word| shell_word(word))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            paired_chance: G::CHANCE,
         })
     }
 
@@ -74,11 +84,21 @@ impl RecordWriter {
             "losses": result.wdl.losses,
             "options": self.options,
             "replay": self.replay,
+            "paired_chance": self.paired_chance,
             "games": games,
         });
         let path = self.dir.join("match.json");
         let text = serde_json::to_string_pretty(&summary).map_err(io::Error::other)?;
         fs::write(&path, text + "\n")?;
         Ok(path)
+    }
+}
+/// `word` as a shell reads it back: quoted when it holds anything but plain characters.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_=.,:/+@".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }

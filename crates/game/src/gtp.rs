@@ -1,12 +1,10 @@
 use crate::{Game, Outcome, Side};
 
 /// How a game speaks the Go Text Protocol, so that one engine and one referee serve every
-/// game: the colour names, `final_score`, `showboard`, and the options GTP may change.
+/// game: `final_score`, `showboard`, and positions. Colours are the game's
+/// ([`Game::COLOURS`]); `boardsize` and `komi` set the game's `size` and `komi` rules, for
+/// the games that have them ([`crate::rules`]).
 pub trait GtpGame: Game {
-    /// The names of the first and second side in GTP commands (`black`/`b` and `white`/`w`
-    /// are always accepted too, as Go tools send them).
-    const COLOURS: [&'static str; 2];
-
     /// The answer to `final_score`: the leader's letter, `+`, the lead (`B+3.5`), or `0`.
     fn final_score(&self) -> String;
 
@@ -18,18 +16,6 @@ pub trait GtpGame: Game {
     fn turn_task(&self) -> &'static str {
         "to move"
     }
-
-    /// The board size of `options`, as GTP's `boardsize` sets it.
-    fn options_size(options: &Self::Options) -> i64;
-
-    /// The komi of `options`, as GTP's `komi` sets it.
-    fn options_komi(options: &Self::Options) -> f64;
-
-    /// The options with another board size (GTP `boardsize`); the error says why not.
-    fn with_size(options: &Self::Options, size: i64) -> Result<Self::Options, String>;
-
-    /// The options with another komi (GTP `komi`); the error says why not.
-    fn with_komi(options: &Self::Options, komi: f64) -> Result<Self::Options, String>;
 
     /// The board size a position string describes, so that setting a position of another
     /// size changes the size as `boardsize` would.
@@ -56,7 +42,7 @@ pub fn final_score_text(outcome: Option<Outcome>, lead: f64, letters: [char; 2])
     }
 }
 
-/// The name of `side` in `G`'s GTP colours (`orange`, `black`, ...).
-pub fn colour_name<G: GtpGame>(side: Side) -> &'static str {
+/// The name of `side` in `G`'s colours (`orange`, `black`, ...).
+pub fn colour_name<G: Game>(side: Side) -> &'static str {
     G::COLOURS[side.index()]
 }

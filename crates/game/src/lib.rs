@@ -11,6 +11,7 @@ mod planes;
 mod referee;
 pub mod rules;
 mod side;
+pub mod speed;
 mod view;
 
 pub use chance::{ChanceStream, draw_outcome};
@@ -43,12 +44,36 @@ use std::fmt::Debug;
 /// state, so cloning a state and applying actions to the clone never disturbs the original.
 pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// The parameters of a game (board size, komi, ...), stored in game records and checkpoint
-    /// sidecars so that a model and its data always state which game they belong to.
-    type Options: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static;
+    /// sidecars so that a model and its data always state which game they belong to. A serde
+    /// struct that refuses unknown keys and checks its values as it is read: its fields are
+    /// the game's rules ([`rules`]), its `Default` the game when no rule is given.
+    type Options: Clone
+        + Debug
+        + Default
+        + PartialEq
+        + Serialize
+        + DeserializeOwned
+        + Send
+        + Sync
+        + 'static;
 
     /// The game's name, stored with checkpoints and replay shards and checked when they are
     /// read, so that a model or a record of one game is never used for another.
     const NAME: &'static str;
+
+    /// What the game is, in one line (`ghast games` shows it).
+    const ABOUT: &'static str = "";
+
+    /// One line on each option, `(key, meaning)`, in the options' order: `ghast games` and
+    /// the errors that list a game's rules show them.
+    const OPTION_HELP: &'static [(&'static str, &'static str)] = &[];
+
+    /// The names of the first and the second side (`orange`/`blue`, `black`/`white`), as
+    /// records, tables, GTP and the page call them.
+    const COLOURS: [&'static str; 2] = ["first", "second"];
+
+    /// Whether chance decides some positions ([`Game::is_chance`]).
+    const CHANCE: bool = false;
 
     /// Whether a side may not see part of the state. Search then samples the hidden part
     /// afresh from the true state before every search and never keeps a tree from one move
@@ -184,6 +209,20 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         text
     }
 
+    /// Runs `work` if the game speaks GTP; `None` if it does not. A game that implements
+    /// [`GtpGame`] writes `Some(work.run())` here.
+    fn with_gtp<W: GtpWork<Self>>(work: W) -> Option<W::Output> {
+        let _ = work;
+        None
+    }
+
+    /// Runs `work` if the game has a page ([`BoardView`]); `None` if it does not. A game that
+    /// implements [`BoardView`] writes `Some(work.run())` here.
+    fn with_board_view<W: BoardViewWork<Self>>(work: W) -> Option<W::Output> {
+        let _ = work;
+        None
+    }
+
     /// Plays a move in the form [`Game::told_move`] writes it for this side, checked first:
     /// an illegal or malformed one changes nothing. Returns the actions played. A program
     /// that holds only its own view (a GTP engine) keeps up with the game this way.
@@ -194,6 +233,27 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         }
         Ok(actions)
     }
+}
+
+/// A capability a game may have beyond its rules and planes: speaking GTP, or drawing itself
+/// on the page. Rust cannot ask a type whether it implements a trait, so a game that does
+/// says so by running the work it is handed with the trait known ([`Game::with_gtp`],
+/// [`Game::with_board_view`]); one that does not leaves the default, which declines.
+pub trait GtpWork<G: Game> {
+    type Output;
+
+    fn run(self) -> Self::Output
+    where
+        G: GtpGame;
+}
+
+/// Work that needs the game's page ([`BoardView`]); see [`GtpWork`].
+pub trait BoardViewWork<G: Game> {
+    type Output;
+
+    fn run(self) -> Self::Output
+    where
+        G: BoardView;
 }
 
 /// The moves of a game played from `start` by `actions`, each in full as its mover writes it
@@ -207,19 +267,40 @@ pub fn moves_in_full<G: Game>(start: &G, actions: &[usize]) -> Vec<String> {
 /// progress at the end is left out.
 pub fn told_moves<G: Game>(start: &G, actions: &[usize], viewer: Option<Side>) -> Vec<String> {
     let mut game = start.clone();
-    let mut before = start.clone();
-    let mut turn = Vec::new();
+    whole_moves(start, actions)
+        .into_iter()
+        .map(|(mover, range)| {
+            let before = game.clone();
+            for &action in &actions[range.clone()] {
+                game.apply(action);
+            }
+            let viewer = viewer.unwrap_or(match mover {
+                Mover::Side(side) => side,
+                Mover::Chance => before.to_move(),
+            });
+            G::told_move(&before, &actions[range], &game, viewer)
+        })
+        .collect()
+}
+
+/// The whole moves of a game played from `start` by `actions`: who made each, and the range
+/// of its actions. A move still in progress at the end is left out.
+pub fn whole_moves<G: Game>(start: &G, actions: &[usize]) -> Vec<(Mover, std::ops::Range<usize>)> {
+    let mut game = start.clone();
     let mut moves = Vec::new();
-    for &action in actions {
-        if turn.is_empty() {
-            before.clone_from(&game);
-        }
+    let mut first = 0;
+    let mut mover = None;
+    for (index, &action) in actions.iter().enumerate() {
+        let by = if game.is_chance() {
+            Mover::Chance
+        } else {
+            Mover::Side(game.to_move())
+        };
+        mover.get_or_insert(by);
         game.apply(action);
-        turn.push(action);
-        if !game.mid_move() {
-            let viewer = viewer.unwrap_or(before.to_move());
-            moves.push(G::told_move(&before, &turn, &game, viewer));
-            turn.clear();
+        if !game.mid_move() || game.outcome().is_some() {
+            moves.push((mover.take().expect("set above"), first..index + 1));
+            first = index + 1;
         }
     }
     moves

@@ -221,19 +221,21 @@ impl<G: Game> Referee<G> {
         Ok(())
     }
 
-    /// Plays the move `text` in the form its mover's opponent is told it
-    /// ([`Game::play_told`]), checked first: an illegal or malformed one changes nothing.
-    /// Returns its actions.
+    /// Plays the move `text` in the form [`Game::told_move`] writes it for the side to move
+    /// here ([`Game::play_told`]: in a game with hidden information, a side learns from it
+    /// what it is told), checked first: an illegal or malformed one changes nothing. Returns
+    /// its actions.
     pub fn play_told(&mut self, text: &str) -> Result<Vec<usize>, String> {
         if self.is_over() {
             return Err("the game is over".to_owned());
         }
-        let mut after = self.game.clone();
-        let actions = after.play_told(text)?;
-        for &action in &actions {
-            self.play(action)
-                .expect("play_told played only legal actions");
+        if self.move_whole {
+            self.move_start.clone_from(&self.game);
+            self.move_first = self.actions.len();
         }
+        let actions = self.game.play_told(text)?;
+        self.actions.extend_from_slice(&actions);
+        self.move_whole = !self.game.mid_move() || self.game.outcome().is_some();
         Ok(actions)
     }
 
@@ -365,13 +367,14 @@ fn run_game<'a, G: Game>(
             continue;
         }
         let side = referee.to_decide().expect("a side decides");
-        if in_opening && (opening_left > 0 || referee.game().mid_move()) {
-            if let Some(action) = referee.random_opening_action(&mut picks) {
-                referee.play(action).expect("an opening action is legal");
-                opening_left = opening_left.saturating_sub(1);
-                tell(referee, agents, None)?;
-                continue;
-            }
+        if in_opening
+            && (opening_left > 0 || referee.game().mid_move())
+            && let Some(action) = referee.random_opening_action(&mut picks)
+        {
+            referee.play(action).expect("an opening action is legal");
+            opening_left = opening_left.saturating_sub(1);
+            tell(referee, agents, None)?;
+            continue;
         }
         if in_opening {
             referee.opening_end = referee.actions.len();

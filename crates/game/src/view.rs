@@ -1,9 +1,11 @@
-use crate::{GtpGame, Side};
+use crate::{Game, Side};
 use serde::Serialize;
 
 /// How a game shows itself on the web page: everything the page draws, worked out by the
-/// rules, so that the page holds none. The page reads the game's name to pick its drawing.
-pub trait BoardView: GtpGame {
+/// rules, so that the page holds none. The page reads the game's name to pick its drawing
+/// module. A capability, not an obligation: a game without one trains and rates, and
+/// `ghast serve` says it has no page yet.
+pub trait BoardView: Game {
     /// The board in the game's own terms (hexes and tiles, points and stones), with which
     /// places take a move now.
     type Board: Serialize;
@@ -19,10 +21,14 @@ pub trait BoardView: GtpGame {
     fn effect(before: &Self, action: usize, after: &Self) -> Effect;
 }
 
-/// The places a move changed: where its piece landed and whose pieces it took away.
+/// The places a move changed: where a piece came from and landed, and whose pieces it took
+/// away.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Effect {
-    /// The hex or point a piece landed on, if one did.
+    /// The square a piece moved from, in a game whose pieces move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// The hex, point or square a piece landed on (placed, or moved to), if one did.
     pub placed: Option<String>,
     /// The hexes or points whose pieces the move removed.
     pub removed: Vec<String>,

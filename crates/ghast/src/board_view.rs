@@ -123,6 +123,7 @@ impl BoardView for Ghast {
         Effect {
             placed: target.map(|cell| geometry.hex_name(cell)),
             removed,
+            ..Effect::default()
         }
     }
 }

@@ -3,12 +3,42 @@
 use crate::action::Action;
 use crate::ghast::{Ghast, with_state};
 use crate::options::GhastOptions;
-use game::{Game, Outcome, Side};
+use game::{BoardViewWork, Game, GtpWork, Outcome, Side};
 
 impl Game for Ghast {
     type Options = GhastOptions;
 
     const NAME: &'static str = "ghast";
+
+    const ABOUT: &'static str = "the hex game of tiles and couplers, with vetoes (RULES.md)";
+
+    const OPTION_HELP: &'static [(&'static str, &'static str)] = &[
+        (
+            "size",
+            "hexes per side of the board, 2..=7 (6 is the standard board)",
+        ),
+        (
+            "tile",
+            "the tile: its couplers, ranged coupler and receiver",
+        ),
+        ("win_margin", "the tile lead that wins at once, at least 1"),
+        ("komi", "points added to Blue's score, a multiple of 0.5"),
+        ("vetoes", "vetoes of Orange and of Blue, as O,B"),
+        (
+            "max_turns",
+            "turns after which the game ends as at passes (default: 4 times the hexes)",
+        ),
+    ];
+
+    const COLOURS: [&'static str; 2] = ["orange", "blue"];
+
+    fn with_gtp<W: GtpWork<Self>>(work: W) -> Option<W::Output> {
+        Some(work.run())
+    }
+
+    fn with_board_view<W: BoardViewWork<Self>>(work: W) -> Option<W::Output> {
+        Some(work.run())
+    }
 
     fn new(options: &GhastOptions) -> Self {
         Ghast::new(options)

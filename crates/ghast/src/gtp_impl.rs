@@ -1,22 +1,13 @@
 //! `game::GtpGame` for [`Ghast`]: colours `orange` and `blue`, RULES.md notation.
 
 use crate::ghast::Ghast;
-use crate::options::{GhastOptions, RawOptions};
+use crate::options::GhastOptions;
+#[cfg(test)]
+use crate::options::RawOptions;
 use crate::position::Position;
 use game::{Game, GtpGame, Side, final_score_text};
 
-fn changed(
-    options: &GhastOptions,
-    change: impl FnOnce(&mut RawOptions),
-) -> Result<GhastOptions, String> {
-    let mut raw = options.raw().clone();
-    change(&mut raw);
-    raw.validate().map_err(|e| e.to_string())
-}
-
 impl GtpGame for Ghast {
-    const COLOURS: [&'static str; 2] = ["orange", "blue"];
-
     /// `O+3` when Orange wins by 3, `B+2.5` when Blue wins by 2.5, `0` for a draw. The number
     /// is the difference of the scores (tiles on the board, plus komi for Blue). A finished
     /// game names its winner, whichever rule ended it (a margin win goes to the side with more
@@ -36,22 +27,6 @@ impl GtpGame for Ghast {
         } else {
             "to move"
         }
-    }
-
-    fn options_size(options: &GhastOptions) -> i64 {
-        options.size() as i64
-    }
-
-    fn options_komi(options: &GhastOptions) -> f64 {
-        f64::from(options.komi())
-    }
-
-    fn with_size(options: &GhastOptions, size: i64) -> Result<GhastOptions, String> {
-        changed(options, |raw| raw.size = size)
-    }
-
-    fn with_komi(options: &GhastOptions, komi: f64) -> Result<GhastOptions, String> {
-        changed(options, |raw| raw.komi = komi)
     }
 
     fn position_size(text: &str) -> Result<i64, String> {

@@ -4,7 +4,6 @@
 //! [`Ghast`] is the game state; [`GhastOptions`] its validated parameters.
 
 mod action;
-pub mod bench;
 mod bits;
 mod board;
 mod board_view;

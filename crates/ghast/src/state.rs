@@ -85,10 +85,6 @@ pub(crate) struct State<B: Bits> {
 }
 
 impl<B: Bits> State<B> {
-    pub fn new(options: &GhastOptions) -> Self {
-        Self::from_position(options, &Position::empty(options.geometry()))
-    }
-
     /// A game starting from `position`, with the options' vetoes and a fresh history.
     pub fn from_position(options: &GhastOptions, position: &Position) -> Self {
         let tables = intern::<B>(options);

@@ -20,7 +20,7 @@ fn options_and_choices() -> impl Strategy<Value = (FakerghastOptions, Vec<u32>)>
             let raw = RawFakerghastOptions {
                 size,
                 win_margin: 2 * size,
-                fakerghast: delay,
+                fakerghast: Some(delay),
                 fakes: if delay == 0 {
                     [fakes + 1, fakes]
                 } else {

@@ -65,6 +65,7 @@ impl BoardView for Ghodak {
         Effect {
             placed: before.target_name(action),
             removed,
+            ..Effect::default()
         }
     }
 }

@@ -2,12 +2,33 @@
 
 use crate::ghodak::Ghodak;
 use crate::options::GhodakOptions;
-use game::{Game, Outcome, Side};
+use game::{BoardViewWork, Game, GtpWork, Outcome, Side};
 
 impl Game for Ghodak {
     type Options = GhodakOptions;
 
     const NAME: &'static str = "ghodak";
+
+    const ABOUT: &'static str = "Go with area scoring, simple ko and no suicide (GHODAK.md)";
+
+    const OPTION_HELP: &'static [(&'static str, &'static str)] = &[
+        ("size", "points per side of the board, 5..=19"),
+        ("komi", "points added to White's score, a multiple of 0.5"),
+        (
+            "max_moves",
+            "moves, passes included, after which the game is scored (default: 3 times the points)",
+        ),
+    ];
+
+    const COLOURS: [&'static str; 2] = ["black", "white"];
+
+    fn with_gtp<W: GtpWork<Self>>(work: W) -> Option<W::Output> {
+        Some(work.run())
+    }
+
+    fn with_board_view<W: BoardViewWork<Self>>(work: W) -> Option<W::Output> {
+        Some(work.run())
+    }
 
     fn new(options: &GhodakOptions) -> Self {
         Ghodak::new(options)

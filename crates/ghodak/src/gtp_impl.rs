@@ -2,24 +2,16 @@
 //! `final_score` as `B+3.5`), so that GNU Go, Pachi and GUIs drive it unchanged.
 
 use crate::ghodak::Ghodak;
-use crate::options::{GhodakOptions, RawOptions};
+use crate::options::GhodakOptions;
+#[cfg(test)]
+use crate::options::RawOptions;
+use game::Game;
 use game::{GtpGame, Side, final_score_text};
 use std::fmt::Write;
 
 const COLUMNS: &str = "ABCDEFGHJKLMNOPQRST";
 
-fn changed(
-    options: &GhodakOptions,
-    change: impl FnOnce(&mut RawOptions),
-) -> Result<GhodakOptions, String> {
-    let mut raw = options.raw().clone();
-    change(&mut raw);
-    raw.validate().map_err(|e| e.to_string())
-}
-
 impl GtpGame for Ghodak {
-    const COLOURS: [&'static str; 2] = ["black", "white"];
-
     /// The area-score lead, komi included: a finished game as its result says, a game in
     /// progress as the board stands.
     fn final_score(&self) -> String {
@@ -57,28 +49,15 @@ impl GtpGame for Ghodak {
         .expect("writing to a String");
         match self.result() {
             Some(result) => writeln!(out, "result {result}"),
-            None => writeln!(out, "{} to move", Self::COLOURS[self.to_move().index()]),
+            None => writeln!(
+                out,
+                "{} to move",
+                Self::COLOURS[Game::to_move(self).index()]
+            ),
         }
         .expect("writing to a String");
         write!(out, "position {self}").expect("writing to a String");
         out
-    }
-
-    fn options_size(options: &GhodakOptions) -> i64 {
-        options.size() as i64
-    }
-
-    fn options_komi(options: &GhodakOptions) -> f64 {
-        f64::from(options.komi())
-    }
-
-    fn with_size(options: &GhodakOptions, size: i64) -> Result<GhodakOptions, String> {
-        // The move limit follows the size unless it was set.
-        changed(options, |raw| raw.size = size)
-    }
-
-    fn with_komi(options: &GhodakOptions, komi: f64) -> Result<GhodakOptions, String> {
-        changed(options, |raw| raw.komi = komi)
     }
 
     fn position_size(text: &str) -> Result<i64, String> {

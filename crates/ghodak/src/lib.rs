@@ -4,7 +4,6 @@
 //! limit; GTP coordinates and position strings. The board is a fixed padded array, so that
 //! `apply` and the legality checks never allocate whatever the size.
 
-pub mod bench;
 mod board_view;
 mod game_impl;
 mod ghodak;

@@ -6,8 +6,8 @@ use crate::config::SearchConfig;
 use crate::evaluator::UniformEvaluator;
 use crate::tree::Tree;
 use game::Game;
-use rand::SeedableRng;
 use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -77,16 +77,26 @@ pub fn measure<G: Game>(position: &G, options: &BenchOptions) -> BenchReport {
 /// (retrying with other moves if a game ends sooner): a typical mid-game to search from.
 pub fn random_position<G: Game>(start: &G, plies: usize, seed: u64) -> G {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut legal = Vec::new();
+    let (mut legal, mut outcomes) = (Vec::new(), Vec::new());
+    // Chance's outcomes come with their odds and do not count as plies; the position returned
+    // is a side's decision, as search needs.
+    let draw_chance = |game: &mut G, rng: &mut ChaCha8Rng, outcomes: &mut Vec<(usize, f64)>| {
+        while game.outcome().is_none() && game.is_chance() {
+            let outcome = game::draw_outcome(game, rng.random(), outcomes);
+            game.apply(outcome);
+        }
+    };
     loop {
         let mut game = start.clone();
         for _ in 0..plies {
+            draw_chance(&mut game, &mut rng, &mut outcomes);
             game.legal_actions(&mut legal);
             let Some(&action) = legal.choose(&mut rng) else {
                 break;
             };
             game.apply(action);
         }
+        draw_chance(&mut game, &mut rng, &mut outcomes);
         if game.outcome().is_none() {
             return game;
         }

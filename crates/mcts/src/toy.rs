@@ -4,7 +4,7 @@
 use game::{Game, Outcome, Side};
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct NimOptions {
     pub stones: u32,
     pub max_take: u32,

@@ -14,7 +14,7 @@ fn options() -> FakerghastOptions {
     RawFakerghastOptions {
         size: 4,
         win_margin: 6,
-        fakerghast: 2,
+        fakerghast: Some(2),
         ..RawFakerghastOptions::default()
     }
     .validate()

@@ -88,6 +88,22 @@ impl Game for Pig {
 
     const NAME: &'static str = "pig";
 
+    const ABOUT: &'static str = "the dice game: roll to build a turn total, hold to bank it, a 1 loses it (no GTP, no page)";
+
+    const OPTION_HELP: &'static [(&'static str, &'static str)] = &[
+        ("target", "banked points that win, 2..=1000"),
+        (
+            "faces",
+            "faces of the die, 2..=20; a 1 loses the turn total",
+        ),
+        (
+            "max_turns",
+            "turns after which the higher banked score wins, 2..=10000",
+        ),
+    ];
+
+    const CHANCE: bool = true;
+
     fn new(options: &PigOptions) -> Self {
         Pig {
             options: options.clone(),

@@ -6,6 +6,9 @@ use replay::{GameRecord, MoveRecord, ResignPlaythrough};
 #[derive(Debug, Default)]
 pub struct GameInFlight {
     pub moves: Vec<MoveRecord>,
+    /// Decisions made so far (chance's outcomes in `moves` not counted): the temperature
+    /// schedule's clock.
+    pub decisions: u32,
     /// Whether the search now running for the next move is a full one.
     pub full_search: bool,
     pub watch: ResignWatch,

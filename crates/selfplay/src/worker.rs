@@ -1,17 +1,21 @@
 use crate::SelfplayConfig;
 use crate::game_in_flight::GameInFlight;
-use game::{Game, Outcome};
+use game::{ChanceStream, Game, Outcome, Referee};
 use mcts::{Batch, Evaluator, Tree};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use replay::{GameRecord, MoveRecord, ResignPlaythrough};
 
 /// Plays `games_in_flight` games at once: each step walks every tree to a leaf, evaluates all
-/// leaves in one batch, and plays a move in every game whose search has its budget.
+/// leaves in one batch, and plays a move in every game whose search has its budget. Each game
+/// has its referee, which draws chance's outcomes from the game's own seeded stream, so a
+/// search never starts at a chance position.
 pub struct Worker<G: Game> {
     config: SelfplayConfig,
     options: G::Options,
     trees: Vec<Tree<G>>,
+    referees: Vec<Referee<G>>,
+    chance: Vec<ChanceStream>,
     games: Vec<GameInFlight>,
     batch: Batch<G>,
     rng: ChaCha8Rng,
@@ -38,10 +42,18 @@ impl<G: Game> Worker<G> {
         let games = (0..config.games_in_flight)
             .map(|_| GameInFlight::default())
             .collect();
+        let referees = (0..config.games_in_flight)
+            .map(|_| Referee::new(start.clone()))
+            .collect();
+        let chance = (0..config.games_in_flight)
+            .map(|_| ChanceStream::new(0))
+            .collect();
         let mut worker = Self {
             config,
             options,
             trees,
+            referees,
+            chance,
             games,
             batch: Batch::new(),
             rng,
@@ -81,17 +93,18 @@ impl<G: Game> Worker<G> {
         StepReport { evaluations, moves }
     }
 
-    /// Plays the searched move of the game in `slot` (or resigns it); returns its record if
-    /// the game is over.
+    /// Plays the searched move of the game in `slot` (or resigns it), then chance's outcomes
+    /// up to the next decision; returns its record if the game is over.
     fn play_move(&mut self, slot: usize) -> Option<GameRecord> {
         let tree = &mut self.trees[slot];
         let game = &mut self.games[slot];
+        let referee = &mut self.referees[slot];
         game.generation = self.generation;
-        let mover = tree.game().to_move();
+        let mover = referee.game().to_move();
         let root_value = tree.root_value();
         if game.watch.observe(&self.config.resign, mover, root_value) {
             if !game.playthrough {
-                return Some(game.finish(tree.game(), Outcome::Win(mover.other()), "resign"));
+                return Some(game.finish(referee.game(), Outcome::Win(mover.other()), "resign"));
             }
             let move_index = game.moves.len() as u32;
             game.would_have_resigned.get_or_insert(ResignPlaythrough {
@@ -106,7 +119,7 @@ impl<G: Game> Worker<G> {
         } else {
             (Vec::new(), 0.0)
         };
-        let temperature = self.config.temperature.at(game.moves.len() as u32);
+        let temperature = self.config.temperature.at(game.decisions);
         let action = tree.choose_action(temperature);
         game.moves.push(MoveRecord {
             action: action as u32,
@@ -116,37 +129,60 @@ impl<G: Game> Worker<G> {
             surprise,
             chance: false,
         });
+        game.decisions += 1;
+        referee.play(action).expect("search plays legal moves");
         tree.advance(action);
-        if let Some(outcome) = tree.game().outcome() {
-            let reason = tree.game().end_reason().unwrap_or("ended");
-            return Some(game.finish(tree.game(), outcome, reason));
+        while let Some(outcome) = referee.draw_chance(&mut self.chance[slot]) {
+            tree.advance(outcome);
+            game.moves.push(MoveRecord::unsearched(outcome, true));
+        }
+        if let Some(outcome) = referee.game().outcome() {
+            let reason = referee.game().end_reason().unwrap_or("ended");
+            return Some(game.finish(referee.game(), outcome, reason));
         }
         self.prepare_search(slot);
         None
     }
 
-    /// Starts a new game in `slot`, opened by a few uniformly random moves.
+    /// Starts a new game in `slot`, opened by a few uniformly random decisions (chance's
+    /// outcomes drawn as in the rest of the game).
     fn start_game(&mut self, slot: usize) {
-        let mut position = G::new(&self.options);
-        let mut opening = Vec::new();
+        let start = G::new(&self.options);
         let opening_moves = self.rng.random_range(0..=self.config.random_opening_moves);
-        for _ in 0..opening_moves {
-            position.legal_actions(&mut self.legal);
-            if position.outcome().is_some() || self.legal.is_empty() {
+        let chance_seed = self.rng.random();
+        let referee = &mut self.referees[slot];
+        let chance = &mut self.chance[slot];
+        let mut opening = Vec::new();
+        let mut decisions = 0;
+        *chance = ChanceStream::new(chance_seed);
+        *referee = Referee::new(start.clone());
+        loop {
+            while let Some(outcome) = referee.draw_chance(chance) {
+                opening.push(MoveRecord::unsearched(outcome, true));
+            }
+            if decisions == opening_moves || referee.is_over() {
                 break;
             }
+            referee.game().legal_actions(&mut self.legal);
             let action = self.legal[self.rng.random_range(0..self.legal.len())];
-            position.apply(action);
+            referee.play(action).expect("a legal action");
             opening.push(MoveRecord::unsearched(action, false));
+            decisions += 1;
         }
-        if position.outcome().is_some() {
-            // An opening this short never ends a sane game; start from the beginning then.
-            position = G::new(&self.options);
+        if referee.is_over() {
+            // An opening this short never ends a sane game; start from the beginning then
+            // (chance first, should the game begin with it).
+            *referee = Referee::new(start);
             opening.clear();
+            decisions = 0;
+            while let Some(outcome) = referee.draw_chance(chance) {
+                opening.push(MoveRecord::unsearched(outcome, true));
+            }
         }
-        self.trees[slot].reset(&position);
+        self.trees[slot].reset(referee.game());
         self.games[slot] = GameInFlight {
             moves: opening,
+            decisions,
             playthrough: self
                 .rng
                 .random_bool(self.config.resign.playthrough_fraction),

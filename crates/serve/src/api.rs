@@ -24,7 +24,7 @@ use crate::bot::BotPool;
 use crate::session::Session;
 use crate::sessions::Sessions;
 use crate::view::State;
-use game::{BoardView, Side};
+use game::{Agent, AgentFailure, BoardView, Choice, Referee, Side};
 use mcts::Evaluator;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -146,7 +146,7 @@ impl<G: BoardView, E: Evaluator<G>> App<G, E> {
             _ => {}
         }
         let (id, new) = self.sessions().find_or_start(request.session, || {
-            Session::new(&self.options, Side::First, self.visits)
+            Session::new(&self.options, Side::First, self.visits, rand::random())
         });
         let mut reply = self
             .route(&id, request.method, path, request.body)
@@ -214,13 +214,17 @@ impl<G: BoardView, E: Evaluator<G>> App<G, E> {
         // follows it here too).
         let options = new
             .size
-            .map(|size| G::with_size(&self.options, size))
+            .map(|size| {
+                let rule = game::rules::Rule::new("size", &size.to_string());
+                game::rules::with_rules(&self.options, &[rule])
+            })
             .transpose()
             .map_err(|error| Reply::error(400, error))?;
         self.change(id, |session, _| {
             let options = options.unwrap_or_else(|| session.game().options().clone());
             let human = human.unwrap_or(session.human());
-            *session = Session::new(&options, human, visits.unwrap_or(session.visits()));
+            let visits = visits.unwrap_or(session.visits());
+            *session = Session::new(&options, human, visits, rand::random());
             state(session)
         })
     }
@@ -231,7 +235,9 @@ impl<G: BoardView, E: Evaluator<G>> App<G, E> {
                 .game()
                 .parse_action(play.text.trim())
                 .map_err(|error| Reply::error(400, error))?;
-            session.play(action);
+            session
+                .play(action)
+                .map_err(|error| Reply::error(400, error))?;
             state(session)
         })
     }
@@ -240,21 +246,25 @@ impl<G: BoardView, E: Evaluator<G>> App<G, E> {
     /// search started. A move of several actions (a Fakerghast pair) is searched action by
     /// action and played whole.
     fn bot_move(&self, id: &str) -> Result<Reply, Reply> {
-        let (mut game, visits, revision) = self.read(id, |session, revision| {
+        let (game, visits, revision) = self.read(id, |session, revision| {
             Ok((ongoing(session)?, session.visits(), revision))
         })?;
-        let mut actions = Vec::new();
-        loop {
-            let action = self.search(&game, visits)?.best;
-            game.apply(action);
-            actions.push(action);
-            if !game.mid_move() || game.outcome().is_some() {
-                break;
-            }
+        let mut referee = Referee::new(game);
+        let mut bot = PoolAgent {
+            app: self,
+            visits,
+            error: None,
+        };
+        if let Err(failure) = referee.take_move(&mut bot) {
+            return Err(bot.error.unwrap_or_else(|| Reply::error(500, failure.0)));
         }
         self.change(id, |session, now| {
             unchanged(revision, now)?;
-            actions.iter().for_each(|&action| session.play(action));
+            for &action in referee.actions() {
+                session
+                    .play(action)
+                    .map_err(|error| Reply::error(500, error))?;
+            }
             state(session)
         })
     }
@@ -282,6 +292,30 @@ impl<G: BoardView, E: Evaluator<G>> App<G, E> {
         self.bots
             .analyze(game, visits)
             .map_err(|error| Reply::error(500, format!("the search failed: {error}")))
+    }
+}
+
+/// A free bot of the pool as the referee's agent, searching `visits` per action; a failed
+/// search is kept as the reply to give.
+struct PoolAgent<'a, G: BoardView, E> {
+    app: &'a App<G, E>,
+    visits: u32,
+    error: Option<Reply>,
+}
+
+impl<G: BoardView, E: Evaluator<G>> Agent<G> for PoolAgent<'_, G, E> {
+    fn new_game(&mut self, _options: &G::Options, _side: Side) -> Result<(), AgentFailure> {
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &G) -> Result<Choice, AgentFailure> {
+        match self.app.search(game, self.visits) {
+            Ok(analysis) => Ok(Choice::Play(analysis.best)),
+            Err(reply) => {
+                self.error = Some(reply);
+                Err(AgentFailure("the search failed".to_owned()))
+            }
+        }
     }
 }
 
@@ -337,9 +371,11 @@ fn record<G: BoardView>(session: &Session<G>) -> Reply {
             "the record shows the bot's hidden tiles: it is there once the game is over",
         );
     }
-    let size = G::options_size(session.game().options());
+    let size = game::rules::rule_value(session.game().options(), "size")
+        .map(|size| format!("-size{}", game::rules::value_text(&size)))
+        .unwrap_or_default();
     Reply {
-        download: Some(format!("{}-size{size}.txt", G::NAME)),
+        download: Some(format!("{}{size}.txt", G::NAME)),
         ..Reply::text("text/plain; charset=utf-8", session.record())
     }
 }

@@ -1,25 +1,39 @@
-//! One game against the bot, with every position kept so that undo is a pop.
+//! One game against the bot: its referee, which draws chance's outcomes for the server, and
+//! who plays which side.
 
-use game::{Game, Side};
+use game::{ChanceStream, Game, Mover, Referee, Side};
 
 /// The game in progress: who plays which side, how hard the bot thinks, and the history.
 #[derive(Clone, Debug)]
-pub struct Session<G> {
+pub struct Session<G: Game> {
     human: Side,
     visits: u32,
-    /// `positions[0]` is the start; `positions[i + 1]` follows `moves[i]`.
-    positions: Vec<G>,
-    moves: Vec<usize>,
+    referee: Referee<G>,
+    /// Where chance's outcomes (a roll of the dice) come from in this game.
+    chance: ChanceStream,
+}
+
+/// The last whole move of a side: the positions before it and after it, and its actions.
+#[derive(Clone, Debug)]
+pub struct LastMove<G> {
+    pub before: G,
+    pub actions: Vec<usize>,
+    pub after: G,
+    /// The position before the move's last action.
+    pub before_last: G,
 }
 
 impl<G: Game> Session<G> {
-    pub fn new(options: &G::Options, human: Side, visits: u32) -> Self {
-        Session {
+    /// A new game; `chance_seed` seeds its chance outcomes.
+    pub fn new(options: &G::Options, human: Side, visits: u32, chance_seed: u64) -> Self {
+        let mut session = Session {
             human,
             visits,
-            positions: vec![G::new(options)],
-            moves: Vec::new(),
-        }
+            referee: Referee::new(G::new(options)),
+            chance: ChanceStream::new(chance_seed),
+        };
+        session.draw_chance();
+        session
     }
 
     pub fn human(&self) -> Side {
@@ -33,52 +47,84 @@ impl<G: Game> Session<G> {
 
     /// The current position.
     pub fn game(&self) -> &G {
-        self.positions
-            .last()
-            .expect("a session always has its start")
+        self.referee.game()
     }
 
     /// The whole moves in the game's notation as the human is told them (the bot's
     /// Fakerghast pairs in public form).
     pub fn move_texts(&self) -> Vec<String> {
-        game::told_moves(&self.positions[0], &self.moves, Some(self.human))
+        game::told_moves(
+            self.referee.start(),
+            self.referee.actions(),
+            Some(self.human),
+        )
     }
 
-    /// Plays `action`, which the caller has checked is legal.
-    pub fn play(&mut self, action: usize) {
-        let mut next = self.game().clone();
-        next.apply(action);
-        self.positions.push(next);
-        self.moves.push(action);
+    /// Plays `action` (an illegal one is an error that changes nothing), then chance's
+    /// outcomes up to the next decision.
+    pub fn play(&mut self, action: usize) -> Result<(), String> {
+        self.referee.play(action)?;
+        self.draw_chance();
+        Ok(())
     }
 
-    /// Takes back actions until the human is to move again at the start of a move (at least
-    /// one action, so the bot's reply and the human's move go together). Returns how many
-    /// actions were taken back.
+    fn draw_chance(&mut self) {
+        while self.referee.draw_chance(&mut self.chance).is_some() {}
+    }
+
+    /// Takes back actions until the human is to decide again at the start of a move (at least
+    /// one action, so the bot's reply and the human's move go together; chance's outcomes
+    /// in between go too, and are drawn afresh). Returns how many actions were taken back.
     pub fn undo(&mut self) -> usize {
-        let before = self.moves.len();
-        while self.moves.pop().is_some() {
-            self.positions.pop();
-            if self.game().to_move() == self.human && !self.game().mid_move() {
-                break;
+        let actions = self.referee.actions();
+        let mut game = self.referee.start().clone();
+        let mut cut = 0;
+        for (index, &action) in actions.iter().enumerate() {
+            if game.to_move() == self.human && !game.is_chance() && !game.mid_move() {
+                cut = index;
             }
+            game.apply(action);
         }
-        before - self.moves.len()
+        let kept = actions[..cut].to_vec();
+        let taken = actions.len() - cut;
+        let mut referee = Referee::new(self.referee.start().clone());
+        for action in kept {
+            referee.play(action).expect("an action played here before");
+        }
+        self.referee = referee;
+        taken
     }
 
-    /// The last whole move: its actions, and the positions from the one before it to the one
-    /// after it (`positions[i + 1]` follows `actions[i]`). A move still in progress (a
-    /// Fakerghast real tile awaiting its fake) is not one yet.
-    pub fn last(&self) -> Option<(&[G], &[usize])> {
-        let move_starts = |i: &usize| !self.positions[*i].mid_move();
-        let end = (0..=self.moves.len()).rev().find(move_starts)?;
-        let start = (0..end).rev().find(move_starts)?;
-        Some((&self.positions[start..=end], &self.moves[start..end]))
+    /// The last whole move of a side (chance's outcomes after it aside). A move still in
+    /// progress (a Fakerghast real tile awaiting its fake) is not one yet.
+    pub fn last(&self) -> Option<LastMove<G>> {
+        let moves = game::whole_moves(self.referee.start(), self.referee.actions());
+        let (_, range) = moves
+            .into_iter()
+            .rev()
+            .find(|(mover, _)| *mover != Mover::Chance)?;
+        let actions = &self.referee.actions()[range.clone()];
+        let mut game = self.referee.start().clone();
+        self.referee.actions()[..range.start]
+            .iter()
+            .for_each(|&action| game.apply(action));
+        let before = game.clone();
+        let mut before_last = game.clone();
+        for &action in actions {
+            before_last.clone_from(&game);
+            game.apply(action);
+        }
+        Some(LastMove {
+            before,
+            actions: actions.to_vec(),
+            after: game,
+            before_last,
+        })
     }
 
     /// The moves one per line, each in full, as `ghast replay` reads them.
     pub fn record(&self) -> String {
-        game::moves_in_full(&self.positions[0], &self.moves)
+        game::moves_in_full(self.referee.start(), self.referee.actions())
             .into_iter()
             .map(|text| text + "\n")
             .collect()
@@ -91,12 +137,12 @@ mod tests {
     use ghast::{Ghast, GhastOptions};
 
     fn session(human: Side) -> Session<Ghast> {
-        Session::new(&GhastOptions::default(), human, 10)
+        Session::new(&GhastOptions::default(), human, 10, 0)
     }
 
     fn play(session: &mut Session<Ghast>, text: &str) {
         let action = session.game().parse_action(text).unwrap();
-        session.play(action);
+        session.play(action).unwrap();
     }
 
     #[test]
@@ -115,9 +161,9 @@ mod tests {
         play(&mut s, "f1:3");
         play(&mut s, "pass");
         assert_eq!(s.record(), "f1:3\npass\n");
-        let (positions, actions) = s.last().unwrap();
-        assert_eq!(positions[0].action_to_string(actions[0]), "pass");
-        assert_eq!(positions[0].position().cells, positions[1].position().cells);
+        let last = s.last().unwrap();
+        assert_eq!(last.before.action_to_string(last.actions[0]), "pass");
+        assert_eq!(last.before.position().cells, last.after.position().cells);
     }
 
     /// In Fakerghast the human is told the bot's pair in public form, a pair half placed is
@@ -127,21 +173,24 @@ mod tests {
         use ghast::{Fakerghast, RawFakerghastOptions};
         let options = RawFakerghastOptions {
             size: 3,
-            fakerghast: 1,
+            fakerghast: Some(1),
             ..RawFakerghastOptions::default()
         }
         .validate()
         .unwrap();
-        let mut s = Session::<Fakerghast>::new(&options, Side::Second, 8);
+        let mut s = Session::<Fakerghast>::new(&options, Side::Second, 8, 0);
         for text in ["d1:2", "+c1:4", "e1:0", "+e2:5"] {
             let action = s.game().parse_action(text).unwrap();
-            s.play(action);
+            s.play(action).unwrap();
         }
         assert_eq!(s.move_texts(), ["c1:4,d1:2", "e1:0+e2:5"]);
         let action = s.game().parse_action("pass").unwrap();
-        s.play(action);
-        let (_, actions) = s.last().unwrap();
-        assert_eq!(actions.len(), 1, "the pass, with orange's reveal");
+        s.play(action).unwrap();
+        assert_eq!(
+            s.last().unwrap().actions.len(),
+            1,
+            "the pass, with orange's reveal"
+        );
         assert_eq!(s.move_texts()[2], "pass/d1");
         assert_eq!(s.record(), "d1:2+c1:4\ne1:0+e2:5\npass\n");
         assert_eq!(s.undo(), 1 + 2, "orange's pass and blue's pair");

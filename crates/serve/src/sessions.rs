@@ -113,7 +113,7 @@ mod tests {
     use ghast::{Ghast, GhastOptions};
 
     fn start() -> Session<Ghast> {
-        Session::new(&GhastOptions::default(), Side::First, 8)
+        Session::new(&GhastOptions::default(), Side::First, 8, 0)
     }
 
     #[test]

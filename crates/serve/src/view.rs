@@ -12,7 +12,8 @@ pub struct State<G: BoardView> {
     pub game: &'static str,
     /// The names of the first and the second side (`orange`/`blue`, `black`/`white`).
     pub colours: [&'static str; 2],
-    pub size: i64,
+    /// The board size, for games that have a `size` rule.
+    pub size: Option<i64>,
     /// The position string in the game's notation, as the human may see it.
     pub position: String,
     pub to_move: &'static str,
@@ -55,7 +56,7 @@ impl<G: BoardView> State<G> {
         State {
             game: G::NAME,
             colours: G::COLOURS,
-            size: G::options_size(game.options()),
+            size: game::rules::rule_value(game.options(), "size").and_then(|v| v.as_integer()),
             position: game.position_seen_by(session.human()),
             to_move: colour_name::<G>(to_move),
             human: colour_name::<G>(session.human()),
@@ -64,14 +65,14 @@ impl<G: BoardView> State<G> {
             // `pass` is GTP's word for passing, which every GtpGame reads.
             can_pass: outcome.is_none() && game.parse_action("pass").is_ok(),
             board: game.board(session.human()),
-            last: session.last().map(|(positions, actions)| {
-                let (before, after) = (&positions[0], &positions[actions.len()]);
-                let before_last = &positions[actions.len() - 1];
-                LastMove {
-                    text: G::told_move(before, actions, after, session.human()),
-                    by: colour_name::<G>(before.to_move()),
-                    effect: G::effect(before_last, actions[actions.len() - 1], after),
-                }
+            last: session.last().map(|last| LastMove {
+                text: G::told_move(&last.before, &last.actions, &last.after, session.human()),
+                by: colour_name::<G>(last.before.to_move()),
+                effect: G::effect(
+                    &last.before_last,
+                    *last.actions.last().expect("a move has actions"),
+                    &last.after,
+                ),
             }),
             scores: Side::BOTH.map(|side| game.score(side)),
             result: outcome.map(|outcome| GameEnd {

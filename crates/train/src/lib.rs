@@ -15,6 +15,6 @@ pub use config::{OptimizerKind, TrainerConfig};
 pub use evaluation::EvaluationConfig;
 pub use examples::{Example, example_at};
 pub use run::{Limit, Role, RunSummary, train};
-pub use run_config::{BotConfig, DEFAULT_GAME, NetworkConfig, RunConfig, RunLimits, game_name};
+pub use run_config::{BotConfig, NetworkConfig, RunConfig, RunLimits, game_name};
 pub use rundir::{RunDir, RunStore, write_atomically};
 pub use trainer::Trainer;

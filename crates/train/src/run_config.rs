@@ -79,18 +79,16 @@ impl BotConfig {
     }
 }
 
-/// The game a configuration is for: `[game] name`, `ghast` when it is left out.
-pub fn game_name(text: &str) -> Result<String, String> {
+/// The game a configuration names in `[game] name`; `None` when it is left out (the
+/// registry's default game then: configurations predate the other games).
+pub fn game_name(text: &str) -> Result<Option<String>, String> {
     let table: toml::Table = toml::from_str(text).map_err(|error| error.to_string())?;
     match table.get("game").and_then(|game| game.get("name")) {
-        None => Ok(DEFAULT_GAME.to_owned()),
-        Some(toml::Value::String(name)) => Ok(name.clone()),
+        None => Ok(None),
+        Some(toml::Value::String(name)) => Ok(Some(name.clone())),
         Some(other) => Err(format!("[game] name must be a string, got {other}")),
     }
 }
-
-/// The game of a configuration without `[game] name`: configurations predate the others.
-pub const DEFAULT_GAME: &str = "ghast";
 
 impl<O: serde::de::DeserializeOwned> RunConfig<O> {
     /// Parses and checks a configuration file's text, whose `[game] name` (see [`game_name`])

@@ -4,11 +4,12 @@
 
 use crate::InputError;
 use crate::commands::arena::{default_threads, progress_bar};
-use crate::commands::game_options::{CliGame, GameWork, for_game};
+use crate::commands::registry::{self, GameWork, for_game};
 use crate::commands::train::{config_error, config_name, create_run, export_bot, read_config_text};
 use anyhow::Context;
 use arena::{Match, MatchSettings, PlayerSpec};
 use clap::Args as ClapArgs;
+use game::Planes;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -106,7 +107,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         args.config.clone()
     };
     let text = read_config_text(&path)?;
-    let game = train::game_name(&text).map_err(|error| config_error(&path, error))?;
+    let game = registry::config_game(&text).map_err(|error| config_error(&path, error))?;
     let learn = Learn {
         args: &args,
         run: &run,
@@ -134,7 +135,7 @@ struct Learn<'a> {
 impl GameWork for Learn<'_> {
     type Output = ();
 
-    fn run<G: CliGame>(self) -> anyhow::Result<()> {
+    fn run<G: Planes>(self) -> anyhow::Result<()> {
         let Learn {
             args,
             run,
@@ -148,7 +149,7 @@ impl GameWork for Learn<'_> {
     }
 }
 
-fn learn<G: CliGame>(
+fn learn<G: Planes>(
     args: &Args,
     run: &RunDir,
     path: &Path,

@@ -10,11 +10,16 @@ use std::time::Duration;
 
 #[derive(Subcommand)]
 pub enum Bench {
-    /// Random full games on the standard board: placements and games per second.
+    /// Random full games of a game (ghast on the standard board by default): moves and games
+    /// per second.
+    ///
+    /// Example: ghast bench rules --game ghodak --size 19
     Rules(rules::Args),
-    /// PUCT simulations per second with a uniform evaluator, one thread and all threads.
+    /// PUCT simulations per second with a uniform evaluator, from a mid-game position, on one
+    /// thread and all threads.
     Search(search::Args),
-    /// Network forward evaluations per second at several batch sizes, FLOPs and FLOP/s.
+    /// Network forward evaluations per second at several batch sizes on a game's board,
+    /// FLOPs and FLOP/s.
     Nn(nn::Args),
     /// Self-play evaluations per second over bare forward passes of the same net: the loop's efficiency.
     ///

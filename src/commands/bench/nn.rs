@@ -1,8 +1,8 @@
-//! `ghast bench nn`: forward-pass throughput of networks on one of Ghast's boards.
+//! `ghast bench nn`: forward-pass throughput of networks on a game's board.
 
+use crate::commands::registry::{GameArgs, GameWork};
 use clap::Args as ClapArgs;
 use game::Planes;
-use ghast::{Ghast, RawOptions};
 use nn::bench::{NetBench, available_devices, bench_net};
 use nn::{NetConfig, NetSize};
 use std::collections::BTreeMap;
@@ -16,9 +16,10 @@ pub struct Args {
     /// Seconds to time each batch size on each device.
     #[arg(long, default_value = "1", value_parser = super::seconds)]
     seconds: Duration,
-    /// Board size whose planes the networks read (6 is the standard board).
-    #[arg(long, default_value_t = 6)]
-    size: i64,
+    /// The game whose planes the networks read, and its rules (ghast on the standard board
+    /// by default; `--size 4` is `--rule size=4`).
+    #[command(flatten)]
+    game: GameArgs,
     /// Networks to time: tiny, small, standard or BLOCKSxCHANNELS (e.g. 4x32), comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "small,standard")]
     net: Vec<NetSize>,
@@ -28,17 +29,26 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let options = RawOptions {
-        size: args.size,
-        ..RawOptions::default()
+    args.game.run(Measure(&args))
+}
+
+struct Measure<'a>(&'a Args);
+
+impl GameWork for Measure<'_> {
+    type Output = ();
+
+    fn run<G: Planes>(self) -> anyhow::Result<()> {
+        measure::<G>(self.0)
     }
-    .validate()
-    .map_err(|error| crate::InputError(format!("--size: {error}")))?;
+}
+
+fn measure<G: Planes>(args: &Args) -> anyhow::Result<()> {
+    let options = args.game.options::<G>(None)?;
     if let Some(bad) = args.batch.iter().find(|&&b| b == 0 || b > 65_536) {
         return Err(crate::InputError(format!("--batch {bad}: expected 1 to 65536")).into());
     }
     let devices = available_devices();
-    let start = Ghast::new(&options);
+    let start = G::new(&options);
     let (planes, layout) = (start.plane_shape(), start.policy_layout());
     let nets: BTreeMap<String, NetBench> = args
         .net

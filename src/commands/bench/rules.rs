@@ -1,13 +1,15 @@
-use crate::commands::game_options::GameName;
+//! `ghast bench rules`: the speed of a game's rules, in random games through the `Game` calls
+//! search makes.
+
+use crate::commands::registry::{GameArgs, GameWork};
 use clap::Args as ClapArgs;
+use game::Planes;
 use std::time::Duration;
 
 #[derive(ClapArgs)]
 pub struct Args {
-    /// The game whose rules to time: Ghast or Fakerghast (D = 2) on the standard 6-sided
-    /// board, or Ghodak on 9 x 9.
-    #[arg(long, value_enum, default_value_t = GameName::Ghast)]
-    game: GameName,
+    #[command(flatten)]
+    game: GameArgs,
     /// Print one JSON object instead of a sentence.
     #[arg(long)]
     json: bool,
@@ -17,70 +19,38 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    match args.game {
-        GameName::Ghast => report_ghast(&args),
-        GameName::Ghodak => report_ghodak(&args),
-        GameName::Fakerghast => report_fakerghast(&args),
-    }
-    Ok(())
+    args.game.run(Report(&args))
 }
 
-fn report_ghast(args: &Args) {
-    let speed = ghast::bench::random_games(args.seconds, 1);
-    if args.json {
-        let report = serde_json::json!({
-            "placements_per_sec": speed.placements_per_sec(),
-            "games_per_sec": speed.games_per_sec(),
-        });
-        println!("{report}");
-    } else {
-        println!(
-            "rules: {:.0} placements/s, {:.0} games/s ({} games, {} placements, one thread)",
-            speed.placements_per_sec(),
-            speed.games_per_sec(),
-            speed.games,
-            speed.placements
-        );
-    }
-}
+struct Report<'a>(&'a Args);
 
-fn report_ghodak(args: &Args) {
-    let speed = ghodak::bench::random_games(args.seconds, 1);
-    if args.json {
-        let report = serde_json::json!({
-            "moves_per_sec": speed.moves_per_sec(),
-            "games_per_sec": speed.games_per_sec(),
-        });
-        println!("{report}");
-    } else {
-        println!(
-            "rules (ghodak 9x9): {:.0} moves/s, {:.0} games/s ({} games, {} moves, one thread, \
-             each move chosen from the full list of legal moves)",
-            speed.moves_per_sec(),
-            speed.games_per_sec(),
-            speed.games,
-            speed.moves
-        );
-    }
-}
+impl GameWork for Report<'_> {
+    type Output = ();
 
-/// Fakerghast through the `Game` interface search uses.
-fn report_fakerghast(args: &Args) {
-    let speed = ghast::bench::random_fakerghast_games(args.seconds, 1);
-    if args.json {
-        let report = serde_json::json!({
-            "decisions_per_sec": speed.decisions_per_sec(),
-            "games_per_sec": speed.games_per_sec(),
-        });
-        println!("{report}");
-    } else {
-        println!(
-            "rules (fakerghast, D = 2): {:.0} decisions/s, {:.0} games/s ({} games, {} \
-             decisions, one thread, each chosen from the full list of legal ones)",
-            speed.decisions_per_sec(),
-            speed.games_per_sec(),
-            speed.games,
-            speed.decisions,
-        );
+    fn run<G: Planes>(self) -> anyhow::Result<()> {
+        let args = self.0;
+        let options = args.game.options::<G>(None)?;
+        let speed = game::speed::random_games::<G>(&options, args.seconds, 1);
+        if args.json {
+            let report = serde_json::json!({
+                "game": G::NAME,
+                "options": options,
+                "moves_per_sec": speed.actions_per_sec(),
+                "games_per_sec": speed.games_per_sec(),
+            });
+            println!("{report}");
+        } else {
+            println!(
+                "rules ({}, {}): {:.0} moves/s, {:.0} games/s ({} games, {} moves, one thread, \
+                 each move drawn from the full list of legal ones, chance's by its odds)",
+                G::NAME,
+                serde_json::to_string(&options)?,
+                speed.actions_per_sec(),
+                speed.games_per_sec(),
+                speed.games,
+                speed.actions
+            );
+        }
+        Ok(())
     }
 }

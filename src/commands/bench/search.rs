@@ -1,12 +1,14 @@
-//! `ghast bench search`: PUCT simulations per second with a uniform evaluator on the standard
-//! board, from a mid-game position, on one thread and on all threads.
+//! `ghast bench search`: PUCT simulations per second with a uniform evaluator, from a
+//! mid-game position of a game (ghast on the standard board by default), on one thread and on
+//! all threads.
 
+use crate::commands::registry::{GameArgs, GameWork};
 use clap::Args as ClapArgs;
-use ghast::{Ghast, GhastOptions};
+use game::Planes;
 use mcts::bench::{BenchOptions, measure, random_position};
 
-/// Random moves from the start to the measured position: the board is about half full, where
-/// moves are many and removal does real work.
+/// Random moves from the start to the measured position: on Ghast's standard board it is
+/// about half full, where moves are many and removal does real work.
 const MIDGAME_PLIES: usize = 30;
 
 #[derive(ClapArgs)]
@@ -17,10 +19,27 @@ pub struct Args {
     /// Seconds to measure on one thread, and again on all threads.
     #[arg(long, default_value = "3", value_parser = super::seconds)]
     seconds: std::time::Duration,
+    #[command(flatten)]
+    game: GameArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let position = random_position(&Ghast::new(&GhastOptions::default()), MIDGAME_PLIES, 0);
+    args.game.run(Measure(&args))
+}
+
+struct Measure<'a>(&'a Args);
+
+impl GameWork for Measure<'_> {
+    type Output = ();
+
+    fn run<G: Planes>(self) -> anyhow::Result<()> {
+        report::<G>(self.0)
+    }
+}
+
+fn report<G: Planes>(args: &Args) -> anyhow::Result<()> {
+    let options = args.game.options::<G>(None)?;
+    let position = random_position(&G::new(&options), MIDGAME_PLIES, 0);
     let options = BenchOptions {
         seconds: args.seconds.as_secs_f64(),
         ..BenchOptions::default()

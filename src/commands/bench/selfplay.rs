@@ -1,7 +1,7 @@
-use crate::commands::game_options::{CliGame, GameWork, for_game};
+use crate::commands::registry::{self, GameWork, RuleArgs, for_game};
 use crate::commands::train::{config_error, read_config_text};
 use clap::Args as ClapArgs;
-use game::{GtpGame, Planes};
+use game::Planes;
 use std::path::PathBuf;
 use std::time::Duration;
 use train::RunConfig;
@@ -21,9 +21,9 @@ pub struct Args {
     /// Ghodak: configs/ghodak9.toml).
     #[arg(long, default_value = "configs/small.toml")]
     config: PathBuf,
-    /// Board size, instead of the config's.
-    #[arg(long)]
-    size: Option<i64>,
+    /// Rules of the game instead of the config's (`--size 6` is `--rule size=6`).
+    #[command(flatten)]
+    rules: RuleArgs,
     /// Network, instead of the config's: tiny, small, standard or BLOCKSxCHANNELS (e.g. 4x32).
     #[arg(long)]
     net: Option<nn::NetSize>,
@@ -45,7 +45,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let text = read_config_text(&args.config)?;
-    let game = train::game_name(&text).map_err(|error| config_error(&args.config, error))?;
+    let game = registry::config_game(&text).map_err(|error| config_error(&args.config, error))?;
     let source = format!("config {}", args.config.display());
     for_game(
         &game,
@@ -67,19 +67,15 @@ struct Measure<'a> {
 impl GameWork for Measure<'_> {
     type Output = ();
 
-    fn run<G: CliGame>(self) -> anyhow::Result<()> {
+    fn run<G: Planes>(self) -> anyhow::Result<()> {
         measure::<G>(self.args, self.text)
     }
 }
 
-fn measure<G: GtpGame + Planes>(args: &Args, text: &str) -> anyhow::Result<()> {
+fn measure<G: Planes>(args: &Args, text: &str) -> anyhow::Result<()> {
     let config: RunConfig<G::Options> =
         RunConfig::parse(text).map_err(|error| config_error(&args.config, error))?;
-    let options = match args.size {
-        Some(size) => G::with_size(&config.game, size)
-            .map_err(|error| crate::InputError(format!("--size {size}: {error}")))?,
-        None => config.game.clone(),
-    };
+    let options = args.rules.options::<G>(Some(&config.game))?;
     let net = match args.net {
         Some(net) => net,
         None => config.network.size().map_err(crate::InputError)?,

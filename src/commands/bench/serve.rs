@@ -5,9 +5,10 @@
 
 use crate::InputError;
 use crate::commands::arena::default_threads;
-use crate::commands::game_options::{CliGame, GameWork, for_game};
+use crate::commands::registry::{GameWork, for_game};
 use anyhow::{Context, anyhow, bail};
 use clap::Args as ClapArgs;
+use game::{BoardView, BoardViewWork, Planes};
 use serde::Serialize;
 use serde_json::{Value, json};
 use std::io::{Read, Write};
@@ -198,7 +199,19 @@ struct StartServer<'a>(&'a Args);
 impl GameWork for StartServer<'_> {
     type Output = SocketAddr;
 
-    fn run<G: CliGame>(self) -> anyhow::Result<SocketAddr> {
+    fn run<G: Planes>(self) -> anyhow::Result<SocketAddr> {
+        G::with_board_view(self)
+            .unwrap_or_else(|| Err(anyhow!("{} has no page to load-test", G::NAME)))
+    }
+}
+
+impl<G: Planes> BoardViewWork<G> for StartServer<'_> {
+    type Output = anyhow::Result<SocketAddr>;
+
+    fn run(self) -> anyhow::Result<SocketAddr>
+    where
+        G: BoardView,
+    {
         let args = self.0;
         let searches = args.searches.unwrap_or_else(default_threads);
         nn::set_intra_op_threads(1);

@@ -14,7 +14,7 @@ use crate::plot::{Baseline, GenerationPoint, PlotError, PlotFiles, RatingPlot, s
 use crate::rating::{BradleyTerry, Rating, RatingError, ResultTable};
 use crate::runner::{GameRecord, Match, MatchError, MatchSettings};
 use crate::spec::PlayerSpec;
-use game::{GtpGame, Planes};
+use game::Planes;
 use rundir::{Generation, RunDir};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -110,7 +110,7 @@ impl Ladder {
 
     /// Plays the pairings not in the cache, rates everyone and draws the plot. The run's
     /// checkpoints must be of game `G`.
-    pub fn run<G: GtpGame + Planes>(
+    pub fn run<G: Planes>(
         &self,
         on_event: &mut dyn FnMut(LadderEvent),
     ) -> Result<LadderReport, LadderError> {

@@ -47,7 +47,8 @@ pub struct RawFakerghastOptions {
     pub vetoes: [i64; 2],
     pub max_turns: Option<i64>,
     /// Turns of its owner before a pair is revealed, 1..=3; 0 when `fakes` is used instead.
-    pub fakerghast: i64,
+    /// Left out: 2, or 0 when `fakes` is set, so that either option alone chooses its variant.
+    pub fakerghast: Option<i64>,
     /// Pairs of Orange and of Blue under the "a few fake moves" variant.
     pub fakes: [i64; 2],
 }
@@ -63,7 +64,7 @@ impl Default for RawFakerghastOptions {
             komi: ghast.komi,
             vetoes: ghast.vetoes,
             max_turns: ghast.max_turns,
-            fakerghast: 2,
+            fakerghast: None,
             fakes: [0, 0],
         }
     }
@@ -80,10 +81,15 @@ impl RawFakerghastOptions {
             max_turns: self.max_turns,
         }
         .validate()?;
-        let delay = u8::try_from(self.fakerghast)
+        let fakerghast = match self.fakerghast {
+            Some(delay) => delay,
+            None if self.fakes == [0, 0] => 2,
+            None => 0,
+        };
+        let delay = u8::try_from(fakerghast)
             .ok()
             .filter(|&d| d <= 3)
-            .ok_or(OptionsError::Fakerghast(self.fakerghast))?;
+            .ok_or(OptionsError::Fakerghast(fakerghast))?;
         let pairs = counts(self.fakes, |side, count| OptionsError::Fakes {
             side,
             count,
@@ -182,7 +188,6 @@ mod tests {
             Hiding::EveryTurn { delay: 2 }
         );
         let fakes = RawFakerghastOptions {
-            fakerghast: 0,
             fakes: [3, 2],
             ..base()
         };
@@ -192,13 +197,14 @@ mod tests {
         );
         assert_eq!(
             error(RawFakerghastOptions {
-                fakerghast: 4,
+                fakerghast: Some(4),
                 ..base()
             }),
             "fakerghast must be 0..=3 (turns before a pair is revealed; 0: off), got 4"
         );
         assert_eq!(
             error(RawFakerghastOptions {
+                fakerghast: Some(2),
                 fakes: [1, 0],
                 ..base()
             }),
@@ -206,7 +212,7 @@ mod tests {
         );
         assert!(
             error(RawFakerghastOptions {
-                fakerghast: 0,
+                fakerghast: Some(0),
                 ..base()
             })
             .starts_with("neither fakerghast nor fakes is set")
@@ -220,7 +226,6 @@ mod tests {
         );
         assert_eq!(
             error(RawFakerghastOptions {
-                fakerghast: 0,
                 fakes: [0, 300],
                 ..base()
             }),

@@ -3,7 +3,7 @@
 //! knows its own pairs and only the public form of the other's.
 
 use super::moves::{Decision, Move};
-use super::options::{FakerghastOptions, Hiding, RawFakerghastOptions};
+use super::options::{FakerghastOptions, Hiding};
 use super::{Fakerghast, with_hidden};
 use crate::bits::Bits;
 use crate::board_view::PlacedTile;
@@ -13,15 +13,6 @@ use crate::tile::Tile;
 use game::{BoardView, Effect, Game, GtpGame, Side, final_score_text};
 use serde::Serialize;
 use std::fmt::Write;
-
-fn changed(
-    options: &FakerghastOptions,
-    change: impl FnOnce(&mut RawFakerghastOptions),
-) -> Result<FakerghastOptions, String> {
-    let mut raw = options.raw().clone();
-    change(&mut raw);
-    raw.validate().map_err(|e| e.to_string())
-}
 
 /// A face-down tile as the side to move sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,8 +49,6 @@ impl Fakerghast {
 }
 
 impl GtpGame for Fakerghast {
-    const COLOURS: [&'static str; 2] = ["orange", "blue"];
-
     /// As in Ghast: face-up tiles, plus komi for Blue; face-down tiles count for no one. An
     /// engine's game is its own view, in which the opponent's pairs still hidden at the end
     /// are a guess (the final reveal is not part of any move's public form), so after a game
@@ -131,22 +120,6 @@ impl GtpGame for Fakerghast {
         } else {
             "to move"
         }
-    }
-
-    fn options_size(options: &FakerghastOptions) -> i64 {
-        i64::from(options.ghast().size())
-    }
-
-    fn options_komi(options: &FakerghastOptions) -> f64 {
-        f64::from(options.ghast().komi())
-    }
-
-    fn with_size(options: &FakerghastOptions, size: i64) -> Result<FakerghastOptions, String> {
-        changed(options, |raw| raw.size = size)
-    }
-
-    fn with_komi(options: &FakerghastOptions, komi: f64) -> Result<FakerghastOptions, String> {
-        changed(options, |raw| raw.komi = komi)
     }
 
     fn position_size(_text: &str) -> Result<i64, String> {
@@ -298,6 +271,7 @@ impl BoardView for Fakerghast {
         Effect {
             placed: placed.map(|cell| geometry.hex_name(usize::from(cell))),
             removed,
+            ..Effect::default()
         }
     }
 }

@@ -69,17 +69,14 @@ pub fn ghast_options(args: &[String]) -> GhastOptions {
 }
 
 pub fn fakerghast_options(args: &[String]) -> FakerghastOptions {
-    let mut raw = RawFakerghastOptions {
-        fakerghast: 0,
-        ..RawFakerghastOptions::default()
-    };
+    let mut raw = RawFakerghastOptions::default();
     for (flag, value) in flags(args) {
         match flag {
             "--size" => raw.size = value.parse().unwrap(),
             "--win-margin" => raw.win_margin = value.parse().unwrap(),
             "--komi" => raw.komi = value.parse().unwrap(),
             "--max-turns" => raw.max_turns = Some(value.parse().unwrap()),
-            "--fakerghast" => raw.fakerghast = value.parse().unwrap(),
+            "--fakerghast" => raw.fakerghast = Some(value.parse().unwrap()),
             "--fakes" => raw.fakes = parse_fakes(value).unwrap(),
             flag => panic!("unknown flag {flag}"),
         }

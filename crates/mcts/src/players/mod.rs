@@ -28,6 +28,24 @@ pub trait Player<G: Game> {
     fn reset(&mut self) {}
 }
 
+impl<G: Game, P: Player<G> + ?Sized> Player<G> for &mut P {
+    fn name(&self) -> String {
+        (**self).name()
+    }
+
+    fn choose(&mut self, game: &G) -> usize {
+        (**self).choose(game)
+    }
+
+    fn observe(&mut self, action: usize) {
+        (**self).observe(action);
+    }
+
+    fn reset(&mut self) {
+        (**self).reset();
+    }
+}
+
 /// An in-process [`Player`] as the referee's [`Agent`]: it never fails, and follows the game
 /// action by action.
 pub struct Local<P>(pub P);

@@ -9,14 +9,15 @@ use tch::nn::{self, ModuleT};
 /// Spatial policy from a 1x1 convolution, global actions (pass, accept, ...) from pooled
 /// features, since they concern no single cell. The same pooled features bias the spatial
 /// logits, as in KataGo. With a soft policy, both outputs are twice as wide and the second
-/// half is the soft policy.
+/// half is the soft policy. A game whose actions are all global (Pig's roll and hold) has no
+/// spatial convolution at all.
 #[derive(Debug)]
 pub(crate) struct PolicyHead {
     hidden: nn::Conv2D,
     pool: ConvBn,
     to_bias: nn::Linear,
     norm: nn::BatchNorm,
-    spatial: nn::Conv2D,
+    spatial: Option<nn::Conv2D>,
     global_actions: nn::Linear,
     activation: Activation,
     spatial_planes: i64,
@@ -53,13 +54,15 @@ impl PolicyHead {
                 Default::default(),
             ),
             norm: nn::batch_norm2d(vs / "norm", p as i64, Default::default()),
-            spatial: nn::conv2d(
-                vs / "spatial",
-                p as i64,
-                (config.spatial_planes * policies) as i64,
-                1,
-                Default::default(),
-            ),
+            spatial: (config.spatial_planes > 0).then(|| {
+                nn::conv2d(
+                    vs / "spatial",
+                    p as i64,
+                    (config.spatial_planes * policies) as i64,
+                    1,
+                    Default::default(),
+                )
+            }),
             global_actions: nn::linear(
                 vs / "global_actions",
                 (POOLED_FEATURES * g) as i64,
@@ -87,12 +90,18 @@ impl PolicyHead {
             Activation::Relu => normed.relu(),
             Activation::Silu => normed.silu(),
         });
-        let spatial = hidden.apply(&self.spatial);
+        let spatial = self.spatial.as_ref().map(|spatial| hidden.apply(spatial));
         let global = pooled.apply(&self.global_actions);
         let logits = |index: i64| {
-            let planes = spatial.narrow(1, index * self.spatial_planes, self.spatial_planes);
             let globals = global.narrow(1, index * self.global_count, self.global_count);
-            Tensor::cat(&[planes.flatten(1, -1), globals], 1)
+            match &spatial {
+                Some(spatial) => {
+                    let planes =
+                        spatial.narrow(1, index * self.spatial_planes, self.spatial_planes);
+                    Tensor::cat(&[planes.flatten(1, -1), globals], 1)
+                }
+                None => globals,
+            }
         };
         PolicyOutput {
             logits: logits(0),

@@ -19,6 +19,12 @@ pub struct ToyOptions {
     pub grid: usize,
 }
 
+impl Default for ToyOptions {
+    fn default() -> Self {
+        ToyOptions { size: 3, grid: 3 }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Toy {
     options: ToyOptions,

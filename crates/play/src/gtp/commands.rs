@@ -3,7 +3,7 @@
 use super::{Engine, colour::parse_colour, protocol::Command};
 use crate::bot::Analysis;
 use game::{GtpGame, Planes};
-use mcts::players::Player;
+use mcts::players::{Local, Player};
 use std::fmt::Write;
 
 /// Every command the engine knows, as `list_commands` prints them.
@@ -26,6 +26,7 @@ pub const COMMANDS: &[&str] = &[
     "ghast-set_position",
     "ghast-analyze",
     "ghast-set_visits",
+    "ghast-chance",
 ];
 
 /// Moves `ghast-analyze` lists at most.
@@ -54,12 +55,13 @@ impl<G: GtpGame + Planes> Engine<G> {
             ("play", [colour, text]) => self.play(colour, text),
             ("genmove", [colour]) => self.genmove(colour),
             ("undo", []) => self.undo(),
-            ("showboard", []) => Ok(format!("\n{}", self.game.diagram())),
-            ("final_score", []) => Ok(self.game.final_score()),
-            ("ghast-position", []) => Ok(self.game.position_text()),
+            ("showboard", []) => Ok(format!("\n{}", self.game().diagram())),
+            ("final_score", []) => Ok(self.game().final_score()),
+            ("ghast-position", []) => Ok(self.game().position_text()),
             ("ghast-set_position", [_, ..]) => self.set_position(&args.join(" ")),
             ("ghast-analyze", []) => self.analyze(None),
             ("ghast-analyze", [visits]) => self.analyze(Some(parse_visits(visits)?)),
+            ("ghast-chance", [outcome]) => self.chance(outcome),
             ("ghast-set_visits", [visits]) => {
                 let visits = parse_visits(visits)?;
                 self.bot.set_visits(visits).map_err(|e| e.to_string())?;
@@ -78,8 +80,8 @@ impl<G: GtpGame + Planes> Engine<G> {
         let size: i64 = size
             .parse()
             .map_err(|_| "boardsize not an integer".to_owned())?;
-        let options =
-            G::with_size(&self.options, size).map_err(|_| "unacceptable size".to_owned())?;
+        let options = with_rule(&self.options, "size", &size.to_string())
+            .map_err(|_| "unacceptable size".to_owned())?;
         let start = G::new(&options).position_text();
         self.reset(options, start, Vec::new());
         Ok(String::new())
@@ -88,7 +90,7 @@ impl<G: GtpGame + Planes> Engine<G> {
     /// Changes komi and keeps the game: komi decides only who wins at the end.
     fn komi(&mut self, komi: &str) -> Response {
         let komi: f64 = komi.parse().map_err(|_| "komi not a float".to_owned())?;
-        let options = G::with_komi(&self.options, komi)?;
+        let options = with_rule(&self.options, "komi", &komi.to_string())?;
         self.reset(options, self.start.clone(), self.moves.clone());
         Ok(String::new())
     }
@@ -98,7 +100,7 @@ impl<G: GtpGame + Planes> Engine<G> {
     fn play(&mut self, colour: &str, text: &str) -> Response {
         self.check_turn(colour)?;
         let actions = self
-            .game
+            .referee
             .play_told(text)
             .map_err(|reason| format!("illegal move: {reason}"))?;
         for action in actions {
@@ -108,25 +110,37 @@ impl<G: GtpGame + Planes> Engine<G> {
         Ok(String::new())
     }
 
+    /// Chance's outcome, drawn by whoever referees the game (a roll of the dice), in the
+    /// game's notation.
+    fn chance(&mut self, outcome: &str) -> Response {
+        let game = self.referee.game();
+        if game.outcome().is_some() {
+            return Err("the game is over".into());
+        }
+        if !game.is_chance() {
+            return Err("no chance event is due: a side decides now".into());
+        }
+        let action = game
+            .parse_action(outcome)
+            .map_err(|reason| format!("illegal outcome: {reason}"))?;
+        self.referee.play(action)?;
+        self.bot.observe(action);
+        self.moves.push(outcome.to_owned());
+        Ok(String::new())
+    }
+
     /// Searches each action of the move (a Fakerghast pair is two: the real tile, then the
     /// fake) and answers the move in full.
     fn genmove(&mut self, colour: &str) -> Response {
         self.check_turn(colour)?;
-        let before = self.game.clone();
-        let mut actions = Vec::new();
-        loop {
-            let analysis = self
-                .bot
-                .analyze(&self.game, None)
-                .map_err(|e| e.to_string())?;
-            self.game.apply(analysis.best);
-            self.bot.observe(analysis.best);
-            actions.push(analysis.best);
-            if !self.game.mid_move() || self.game.outcome().is_some() {
-                break;
-            }
-        }
-        let text = G::told_move(&before, &actions, &self.game, before.to_move());
+        self.referee
+            .take_move(&mut Local(&mut self.bot))
+            .map_err(|e| e.to_string())?;
+        let played = self
+            .referee
+            .last_move()
+            .expect("the bot played a whole move");
+        let text = played.in_full();
         self.moves.push(text.clone());
         Ok(text)
     }
@@ -135,15 +149,19 @@ impl<G: GtpGame + Planes> Engine<G> {
     /// the other side of the last move) and that the game goes on.
     fn check_turn(&self, colour: &str) -> Result<(), String> {
         let side = parse_colour::<G>(colour)?;
-        if self.game.outcome().is_some() {
+        let game = self.game();
+        if game.outcome().is_some() {
             return Err("the game is over".into());
         }
-        let to_move = self.game.to_move();
+        if game.is_chance() {
+            return Err("chance decides now: tell the engine its outcome with ghast-chance".into());
+        }
+        let to_move = game.to_move();
         if side != to_move {
             return Err(format!(
                 "it is {}'s turn {}, not {}'s",
                 G::COLOURS[to_move.index()],
-                self.game.turn_task(),
+                game.turn_task(),
                 G::COLOURS[side.index()]
             ));
         }
@@ -161,7 +179,7 @@ impl<G: GtpGame + Planes> Engine<G> {
     /// `boardsize` would.
     fn set_position(&mut self, text: &str) -> Response {
         let size = G::position_size(text)?;
-        let options = G::with_size(&self.options, size)?;
+        let options = with_rule(&self.options, "size", &size.to_string())?;
         let start = G::from_position_text(&options, text)?.position_text();
         self.reset(options, start, Vec::new());
         Ok(String::new())
@@ -172,11 +190,11 @@ impl<G: GtpGame + Planes> Engine<G> {
     fn analyze(&mut self, visits: Option<u32>) -> Response {
         let analysis = self
             .bot
-            .analyze(&self.game, visits)
+            .analyze(self.referee.game(), visits)
             .map_err(|e| e.to_string())?;
         Ok(format_analysis(
             &analysis,
-            G::COLOURS[self.game.to_move().index()],
+            G::COLOURS[self.game().to_move().index()],
         ))
     }
 }
@@ -200,6 +218,18 @@ fn format_analysis(analysis: &Analysis, to_move: &str) -> String {
         .expect("writing to a String");
     }
     out
+}
+
+/// `options` with the rule `key` set to `value` (GTP's `boardsize` and `komi` set the
+/// game's `size` and `komi`); a game without that rule refuses, naming it.
+fn with_rule<O>(options: &O, key: &str, value: &str) -> Result<O, String>
+where
+    O: serde::Serialize + serde::de::DeserializeOwned,
+{
+    if !game::rules::keys_of::<O>().contains(&key) {
+        return Err(format!("this game has no {key}"));
+    }
+    game::rules::with_rules(options, &[game::rules::Rule::new(key, value)])
 }
 
 fn parse_visits(text: &str) -> Result<u32, String> {

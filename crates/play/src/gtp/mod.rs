@@ -16,19 +16,20 @@ pub use commands::COMMANDS;
 pub use protocol::{Command, write_response};
 
 use crate::bot::Bot;
-use game::{GtpGame, Planes};
+use game::{GtpGame, Planes, Referee};
 use std::io::{self, BufRead, Write};
 
 /// The engine's state: the bot, the game's options, where the game started (its position
 /// string) and the moves played since, as the engine was told them (so that `undo` and
-/// `komi` can replay them, and a hidden-information game learns its reveals again).
+/// `komi` can replay them, and a hidden-information game learns its reveals again), and the
+/// referee of the game as this side sees it.
 #[derive(Debug)]
 pub struct Engine<G: GtpGame + Planes> {
     bot: Bot<G>,
     options: G::Options,
     start: String,
     moves: Vec<String>,
-    game: G,
+    referee: Referee<G>,
 }
 
 impl<G: GtpGame + Planes> Engine<G> {
@@ -40,12 +41,12 @@ impl<G: GtpGame + Planes> Engine<G> {
             start: game.position_text(),
             options,
             moves: Vec::new(),
-            game,
+            referee: Referee::new(game),
         }
     }
 
     pub fn game(&self) -> &G {
-        &self.game
+        self.referee.game()
     }
 
     /// Answers commands from `input` until `quit` or the end of the input. Only I/O errors
@@ -73,18 +74,19 @@ impl<G: GtpGame + Planes> Engine<G> {
     /// are legal). The empty board is made, not read: a game may not read position strings.
     fn reset(&mut self, options: G::Options, start: String, moves: Vec<String>) {
         let empty = G::new(&options);
-        let mut game = if empty.position_text() == start {
+        let game = if empty.position_text() == start {
             empty
         } else {
             G::from_position_text(&options, &start).expect("a start position read before")
         };
+        let mut referee = Referee::new(game);
         for text in &moves {
-            game.play_told(text).expect("a move played here before");
+            referee.play_told(text).expect("a move played here before");
         }
         self.bot.forget();
         self.options = options;
         self.start = start;
         self.moves = moves;
-        self.game = game;
+        self.referee = referee;
     }
 }
