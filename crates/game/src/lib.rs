@@ -5,6 +5,7 @@
 //! so that a policy is a plain vector and a network head maps onto it directly.
 
 mod chance;
+mod evaluate;
 mod gtp;
 mod outcome;
 mod planes;
@@ -15,6 +16,7 @@ pub mod speed;
 mod view;
 
 pub use chance::{ChanceStream, draw_outcome};
+pub use evaluate::{Evaluation, Evaluator};
 pub use gtp::{GtpGame, colour_name, final_score_text};
 pub use outcome::Outcome;
 pub use planes::{PlaneShape, Planes, PolicyLayout};

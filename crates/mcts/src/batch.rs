@@ -1,6 +1,6 @@
-use crate::evaluator::{Evaluation, Evaluator};
 use crate::tree::Tree;
 use game::Game;
+use game::{Evaluation, Evaluator};
 
 /// Runs search steps over many trees with one evaluator call per step, and keeps the buffers
 /// of that call from step to step so a step allocates nothing once they have grown.

@@ -3,8 +3,8 @@
 //! costs a table lookup instead of a network evaluation.
 
 use crate::batch::recycle;
-use crate::evaluator::{Evaluation, Evaluator};
 use game::Game;
+use game::{Evaluation, Evaluator};
 
 /// An [`Evaluator`] that answers repeated positions from a fixed-size table and sends only
 /// the others to the evaluator it wraps.

@@ -7,12 +7,12 @@
 //! ([`Tree::root_value`]), and moves on with [`Tree::advance`]. [`Search`] wraps the same code
 //! for one game at a time.
 
-mod arena;
 mod batch;
 pub mod bench;
 mod cache;
 mod config;
 mod evaluator;
+mod nodes;
 mod noise;
 pub mod players;
 mod rollout;
@@ -26,7 +26,8 @@ mod toy;
 pub use batch::Batch;
 pub use cache::{CacheStats, CachedEvaluator};
 pub use config::{Formula, MoveChoice, SearchConfig};
-pub use evaluator::{Evaluation, Evaluator, UniformEvaluator};
+pub use evaluator::UniformEvaluator;
+pub use game::{Evaluation, Evaluator};
 pub use rollout::{RolloutEvaluator, random_playout};
 pub use search::{Search, SearchResult};
 pub use temperature::TemperatureSchedule;

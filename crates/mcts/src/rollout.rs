@@ -1,4 +1,5 @@
-use crate::evaluator::{Evaluation, Evaluator, UniformEvaluator};
+use crate::evaluator::UniformEvaluator;
+use game::{Evaluation, Evaluator};
 use game::{Game, Outcome};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};

@@ -1,7 +1,7 @@
 use crate::batch::Batch;
 use crate::config::SearchConfig;
-use crate::evaluator::Evaluator;
 use crate::tree::Tree;
+use game::Evaluator;
 use game::{Game, Outcome};
 
 /// What a search of one position found.

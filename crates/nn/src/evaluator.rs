@@ -1,10 +1,10 @@
-//! Batched inference for search: [`mcts::Evaluator`] backed by a [`Network`].
+//! Batched inference for search: [`game::Evaluator`] backed by a [`Network`].
 
 use crate::error::NetError;
 use crate::host_batch::HostBatch;
 use crate::model::Network;
 use game::Planes;
-use mcts::{Evaluation, Evaluator};
+use game::{Evaluation, Evaluator};
 use std::collections::HashSet;
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};

@@ -8,7 +8,7 @@
 use crate::evaluator::write_evaluations;
 use crate::{HostBatch, NetEvaluator, Network};
 use game::Planes;
-use mcts::{Evaluation, Evaluator};
+use game::{Evaluation, Evaluator};
 use std::marker::PhantomData;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};

@@ -4,7 +4,7 @@ mod common;
 
 use common::{Toy, assert_close, options, random_positions, tiny_network};
 use game::Game;
-use mcts::{Evaluation, Evaluator};
+use game::{Evaluation, Evaluator};
 use nn::{EvaluatorSettings, NetError, NetEvaluator};
 use tch::Device;
 

@@ -1,7 +1,7 @@
 use super::Player;
 use crate::config::SearchConfig;
-use crate::evaluator::Evaluator;
 use crate::search::Search;
+use game::Evaluator;
 use game::Game;
 
 /// PUCT search guided by any evaluator (a network, or [`crate::UniformEvaluator`]), with a

@@ -2,8 +2,8 @@
 
 use super::descent::forced_visits;
 use super::{Tree, side_sign};
-use crate::arena::ROOT;
 use crate::config::{Formula, MoveChoice};
+use crate::nodes::ROOT;
 use game::Game;
 use rand::Rng;
 
@@ -30,9 +30,9 @@ pub struct ChildStats {
 impl<G: Game> Tree<G> {
     /// Every legal move at the root (none before the root is evaluated), in the tree's order.
     pub fn root_children(&self) -> impl Iterator<Item = ChildStats> + '_ {
-        let sign = side_sign(self.arena.node(ROOT).to_move);
-        self.arena.edges_of(ROOT).iter().map(move |edge| {
-            let child = edge.child().map(|id| self.arena.node(id));
+        let sign = side_sign(self.nodes.node(ROOT).to_move);
+        self.nodes.edges_of(ROOT).iter().map(move |edge| {
+            let child = edge.child().map(|id| self.nodes.node(id));
             let visits = child.map_or(0, |c| c.visits);
             ChildStats {
                 action: edge.action as usize,
@@ -77,7 +77,7 @@ impl<G: Game> Tree<G> {
         let raw: Vec<(u32, f32)> = if self.root_noised {
             self.raw_root_priors.clone()
         } else {
-            self.arena
+            self.nodes
                 .edges_of(ROOT)
                 .iter()
                 .map(|edge| (edge.action, edge.prior))
@@ -183,15 +183,15 @@ impl<G: Game> Tree<G> {
 
     /// The move with the best lower confidence bound on its value among well-visited moves.
     fn lcb_action(&self) -> Option<usize> {
-        let sign = side_sign(self.arena.node(ROOT).to_move);
+        let sign = side_sign(self.nodes.node(ROOT).to_move);
         let most = self.root_children().map(|c| c.visits).max()?;
         let floor = (LCB_MIN_VISIT_SHARE * most as f32).max(1.0);
         let z = self.config.lcb_stdevs;
-        self.arena
+        self.nodes
             .edges_of(ROOT)
             .iter()
             .filter_map(|edge| {
-                let child = self.arena.node(edge.child()?);
+                let child = self.nodes.node(edge.child()?);
                 let n = child.visits as f32;
                 (n >= floor).then(|| {
                     let mean = sign * child.value_sum / n;

@@ -2,10 +2,10 @@
 //! then, once the batch is evaluated, expand them and back their values up.
 
 use super::{Leaf, Tree, side_sign};
-use crate::arena::{Edge, NodeId, NodeState, ROOT};
 use crate::config::Formula;
-use crate::evaluator::Evaluation;
+use crate::nodes::{Edge, NodeId, NodeState, ROOT};
 use crate::noise::dirichlet;
+use game::Evaluation;
 use game::Game;
 use rand::seq::SliceRandom;
 use std::ops::Range;
@@ -51,9 +51,9 @@ impl<G: Game> Tree<G> {
         for (slot, evaluation) in evaluations.iter().enumerate() {
             let Leaf { node, path } = self.leaves[slot].clone();
             let utility = self.utility(evaluation.value, evaluation.lead);
-            self.arena.node_mut(node).raw_value = utility;
+            self.nodes.node_mut(node).raw_value = utility;
             self.expand(node, slot, &evaluation.policy);
-            let value = side_sign(self.arena.node(node).to_move) * utility;
+            let value = side_sign(self.nodes.node(node).to_move) * utility;
             self.backup(path, value, true);
         }
         self.leaves.clear();
@@ -61,7 +61,7 @@ impl<G: Game> Tree<G> {
     }
 
     fn budget_reached(&self) -> bool {
-        let root = self.arena.node(ROOT);
+        let root = self.nodes.node(ROOT);
         matches!(root.state, NodeState::Terminal(_)) || root.visits + root.in_flight >= self.budget
     }
 
@@ -75,11 +75,11 @@ impl<G: Game> Tree<G> {
         let mut node = ROOT;
         loop {
             self.path.push(node);
-            match self.arena.node(node).state {
+            match self.nodes.node(node).state {
                 NodeState::Fresh => {
-                    self.arena.node_mut(node).state = NodeState::Pending;
+                    self.nodes.node_mut(node).state = NodeState::Pending;
                     for &id in &self.path[start..] {
-                        self.arena.node_mut(id).in_flight += 1;
+                        self.nodes.node_mut(id).in_flight += 1;
                     }
                     let path = start..self.path.len();
                     self.leaves.push(Leaf { node, path });
@@ -95,30 +95,30 @@ impl<G: Game> Tree<G> {
                     return Descent::Terminal;
                 }
                 NodeState::Expanded | NodeState::Chance => {
-                    let edge = match self.arena.node(node).state {
+                    let edge = match self.nodes.node(node).state {
                         NodeState::Chance => self.select_chance(node),
                         _ => self.select(node),
                     };
                     let state = &mut self.leaf_states[slot];
-                    state.apply(self.arena.edges[edge].action as usize);
-                    node = match self.arena.edges[edge].child() {
+                    state.apply(self.nodes.edges[edge].action as usize);
+                    node = match self.nodes.edges[edge].child() {
                         Some(child) => child,
                         None => {
                             let state = &self.leaf_states[slot];
                             let child_state = self.node_state(state);
                             let to_move = state.to_move();
-                            let child = self.arena.add_child(edge, to_move, child_state);
+                            let child = self.nodes.add_child(edge, to_move, child_state);
                             match child_state {
                                 NodeState::Terminal(value) => {
-                                    self.arena.node_mut(child).raw_value =
+                                    self.nodes.node_mut(child).raw_value =
                                         side_sign(to_move) * value;
                                 }
                                 NodeState::Chance => self.add_chance_edges(child, Some(slot)),
                                 _ => {}
                             }
                             if self.keeps_prior_order(node) {
-                                let range = self.arena.edge_range(node);
-                                promote_next(&mut self.arena.edges[range]);
+                                let range = self.nodes.edge_range(node);
+                                promote_next(&mut self.nodes.edges[range]);
                             }
                             child
                         }
@@ -134,15 +134,15 @@ impl<G: Game> Tree<G> {
     /// noise (stratified): after `N` descents every outcome has `p * N` of them, give or take
     /// one.
     fn select_chance(&self, node: NodeId) -> usize {
-        let parent = self.arena.node(node);
+        let parent = self.nodes.node(node);
         let next = (parent.visits + parent.in_flight + 1) as f32;
-        let range = self.arena.edge_range(node);
+        let range = self.nodes.edge_range(node);
         let mut best = range.start;
         let mut best_lag = f32::NEG_INFINITY;
         for edge_index in range {
-            let edge = &self.arena.edges[edge_index];
+            let edge = &self.nodes.edges[edge_index];
             let counted = edge.child().map_or(0, |child| {
-                let child = self.arena.node(child);
+                let child = self.nodes.node(child);
                 child.visits + child.in_flight
             });
             let lag = edge.prior * next - counted as f32;
@@ -154,7 +154,7 @@ impl<G: Game> Tree<G> {
         best
     }
 
-    /// The index (into the arena's edges) of the child to descend into at the decision node
+    /// The index (into the node store's edges) of the child to descend into at the decision node
     /// `node`.
     fn select(&self, node: NodeId) -> usize {
         match self.config.formula {
@@ -162,17 +162,17 @@ impl<G: Game> Tree<G> {
             Formula::Gumbel => return self.select_gumbel_interior(node),
             Formula::Puct | Formula::Ucb1 => {}
         }
-        let parent = self.arena.node(node);
+        let parent = self.nodes.node(node);
         let sign = side_sign(parent.to_move);
         let virtual_loss = self.config.virtual_loss as f32;
         let parent_visits = parent.visits as f32 + virtual_loss * parent.in_flight as f32;
         let c = self.config.c_puct;
-        let range = self.arena.edge_range(node);
+        let range = self.nodes.edge_range(node);
         debug_assert!(!range.is_empty(), "an unfinished game has legal actions");
         // The child's value and (virtual) visit count from the parent's mover's view; `None`
         // while it has neither.
         let child_stats = |edge: &Edge| {
-            let child = self.arena.node(edge.child()?);
+            let child = self.nodes.node(edge.child()?);
             let in_flight = virtual_loss * child.in_flight as f32;
             let visits = child.visits as f32 + in_flight;
             (visits > 0.0).then(|| ((sign * child.value_sum - in_flight) / visits, visits))
@@ -220,7 +220,7 @@ impl<G: Game> Tree<G> {
         let mut best = range.start;
         let mut best_score = f32::NEG_INFINITY;
         for edge_index in range {
-            let edge = &self.arena.edges[edge_index];
+            let edge = &self.nodes.edges[edge_index];
             let score = score(edge);
             if score > best_score {
                 best = edge_index;
@@ -244,8 +244,8 @@ impl<G: Game> Tree<G> {
         let uniform = 1.0 / self.legal.len().max(1) as f32;
         let scale = if total > 0.0 { total.recip() } else { 0.0 };
         // The edges are made in a scratch buffer that stays in cache and only those the node
-        // keeps are copied into the arena: writing a few hundred edges per evaluation to
-        // arena memory last touched a whole search ago was a tenth of self-play's time.
+        // keeps are copied into the node store: writing a few hundred edges per evaluation to
+        // node-store memory last touched a whole search ago was a tenth of self-play's time.
         self.candidates.clear();
         self.candidates.extend(self.legal.iter().map(|&action| {
             let prior = match policy.get(action) {
@@ -265,9 +265,9 @@ impl<G: Game> Tree<G> {
             }
             Formula::Ucb1 => edges.shuffle(&mut self.rng),
         }
-        let first_edge = self.arena.edges.len();
-        self.arena.edges.extend_from_slice(&self.candidates[..keep]);
-        let expanded = self.arena.node_mut(node);
+        let first_edge = self.nodes.edges.len();
+        self.nodes.edges.extend_from_slice(&self.candidates[..keep]);
+        let expanded = self.nodes.node_mut(node);
         expanded.first_edge = u32::try_from(first_edge).expect("fewer than 2^32 edges");
         expanded.edge_count = keep as u32;
         expanded.state = NodeState::Expanded;
@@ -296,7 +296,7 @@ impl<G: Game> Tree<G> {
     /// random), nor at a Gumbel root (sequential halving visits its moves in any order), nor
     /// at a chance node (its outcomes keep the game's order).
     fn keeps_prior_order(&self, node: NodeId) -> bool {
-        if self.arena.node(node).state == NodeState::Chance {
+        if self.nodes.node(node).state == NodeState::Chance {
             return false;
         }
         match self.config.formula {
@@ -310,7 +310,7 @@ impl<G: Game> Tree<G> {
     /// descent had taken virtual loss that must now be released.
     fn backup(&mut self, path: Range<usize>, value: f32, in_flight: bool) {
         for &id in &self.path[path] {
-            let node = self.arena.node_mut(id);
+            let node = self.nodes.node_mut(id);
             node.visits += 1;
             node.value_sum += value;
             node.value_square_sum += value * value;
@@ -326,15 +326,15 @@ impl<G: Game> Tree<G> {
         if !self.root_noise
             || self.root_noised
             || self.config.formula == Formula::Gumbel
-            || self.arena.node(ROOT).state != NodeState::Expanded
+            || self.nodes.node(ROOT).state != NodeState::Expanded
         {
             return;
         }
         self.root_noised = true;
-        let range = self.arena.edge_range(ROOT);
+        let range = self.nodes.edge_range(ROOT);
         self.raw_root_priors.clear();
         self.raw_root_priors.extend(
-            self.arena.edges[range.clone()]
+            self.nodes.edges[range.clone()]
                 .iter()
                 .map(|edge| (edge.action, edge.prior)),
         );
@@ -342,7 +342,7 @@ impl<G: Game> Tree<G> {
         let alpha = self.config.dirichlet_total_alpha / range.len() as f32;
         if dirichlet(alpha, &mut self.noise, &mut self.rng) {
             let fraction = self.config.noise_fraction;
-            let edges = &mut self.arena.edges[range];
+            let edges = &mut self.nodes.edges[range];
             for (edge, &eta) in edges.iter_mut().zip(&self.noise) {
                 edge.prior = (1.0 - fraction) * edge.prior + fraction * eta;
             }

@@ -4,7 +4,7 @@
 //! and DeepMind's mctx; the constants follow mctx's defaults.
 
 use super::{Tree, side_sign};
-use crate::arena::{NodeId, ROOT};
+use crate::nodes::{NodeId, ROOT};
 use game::Game;
 use rand::Rng;
 
@@ -14,7 +14,7 @@ use rand::Rng;
 pub(super) struct GumbelRoot {
     /// Per root edge, in the root's edge order: the Gumbel noise plus the prior's logit.
     scores: Vec<f32>,
-    /// Indices into the arena's edges of the moves sequential halving considers.
+    /// Indices into the node store's edges of the moves sequential halving considers.
     considered: Vec<usize>,
     /// For each simulation, the visit count a considered move must have to be visited next.
     schedule: Vec<u32>,
@@ -85,14 +85,14 @@ impl<G: Game> Tree<G> {
     /// deterministic), picks the `gumbel_actions` moves with the highest noise plus logit,
     /// and lays out the schedule for the root's budget.
     pub(super) fn start_gumbel_root(&mut self) {
-        let range = self.arena.edge_range(ROOT);
+        let range = self.nodes.edge_range(ROOT);
         let noisy = self.root_noise;
         let rng = &mut self.rng;
         let gumbel = &mut self.gumbel;
         gumbel.scores.clear();
         gumbel
             .scores
-            .extend(self.arena.edges[range.clone()].iter().map(|edge| {
+            .extend(self.nodes.edges[range.clone()].iter().map(|edge| {
                 let noise = if noisy {
                     let uniform: f32 = rng.random_range(f32::EPSILON..1.0);
                     -(-uniform.ln()).ln()
@@ -126,19 +126,19 @@ impl<G: Game> Tree<G> {
     /// of the edges (see `promote_next`), so `prefix_only` stops at the first edge without
     /// one; the root's considered moves are visited out of order.
     fn completion(&self, node: NodeId, prefix_only: bool) -> Completion {
-        let parent = self.arena.node(node);
+        let parent = self.nodes.node(node);
         let sign = side_sign(parent.to_move);
         let (mut visits_sum, mut prior_sum, mut weighted_q) = (0.0f32, 0.0f32, 0.0f32);
         let (mut low, mut high, mut max_visits) = (f32::INFINITY, f32::NEG_INFINITY, 0u32);
         let mut visited = 0;
-        for edge in self.arena.edges_of(node) {
+        for edge in self.nodes.edges_of(node) {
             let Some(child) = edge.child() else {
                 if prefix_only {
                     break;
                 }
                 continue;
             };
-            let child = self.arena.node(child);
+            let child = self.nodes.node(child);
             max_visits = max_visits.max(child.visits + child.in_flight);
             if child.visits == 0 {
                 continue;
@@ -173,24 +173,24 @@ impl<G: Game> Tree<G> {
 
     /// A child's mean value from `sign`'s view, if it has a real visit.
     fn q(&self, child: Option<NodeId>, sign: f32) -> Option<f32> {
-        let child = self.arena.node(child?);
+        let child = self.nodes.node(child?);
         (child.visits > 0).then(|| sign * child.value_sum / child.visits as f32)
     }
 
     /// Sequential halving: the considered move with the visit count the schedule asks for
     /// now and the best noise + logit + sigma(Q).
     pub(super) fn select_gumbel_root(&self) -> usize {
-        let root = self.arena.node(ROOT);
+        let root = self.nodes.node(ROOT);
         let sign = side_sign(root.to_move);
         let simulation = (root.visits + root.in_flight).saturating_sub(1) as usize;
         let schedule = &self.gumbel.schedule;
         let wanted = schedule[simulation.min(schedule.len() - 1)];
         let completion = self.completion(ROOT, false);
-        let start = self.arena.node(ROOT).first_edge as usize;
+        let start = self.nodes.node(ROOT).first_edge as usize;
         let candidate = |edge_index: usize| {
-            let edge = &self.arena.edges[edge_index];
+            let edge = &self.nodes.edges[edge_index];
             let counted = edge.child().map_or(0, |c| {
-                self.arena.node(c).visits + self.arena.node(c).in_flight
+                self.nodes.node(c).visits + self.nodes.node(c).in_flight
             });
             let score = self.gumbel.scores[edge_index - start]
                 + completion.sigma(self.q(edge.child(), sign));
@@ -212,16 +212,16 @@ impl<G: Game> Tree<G> {
     /// Inner nodes: the move whose share of visits lags furthest behind its share of the
     /// improved policy, `pi'(a) - N(a) / (1 + sum N)`.
     pub(super) fn select_gumbel_interior(&self, node: NodeId) -> usize {
-        let parent = self.arena.node(node);
+        let parent = self.nodes.node(node);
         let sign = side_sign(parent.to_move);
         let completion = self.completion(node, true);
         let weight = |sigma: f32| (sigma - completion.max_sigma).exp();
         // The improved policy's normaliser: visited moves with their own Q, all other moves
         // (whose priors sum to what the visited ones leave) with the mixed value.
         let (mut known_prior, mut normaliser, mut counted_sum) = (0.0f32, 0.0f32, 0.0f32);
-        for edge in self.arena.edges_of(node) {
+        for edge in self.nodes.edges_of(node) {
             let Some(child) = edge.child() else { break };
-            let child_node = self.arena.node(child);
+            let child_node = self.nodes.node(child);
             counted_sum += (child_node.visits + child_node.in_flight) as f32;
             if let Some(q) = self.q(Some(child), sign) {
                 known_prior += edge.prior;
@@ -230,9 +230,9 @@ impl<G: Game> Tree<G> {
         }
         normaliser += (1.0 - known_prior).max(0.0) * weight(completion.sigma(None));
         let normaliser = normaliser.max(f32::MIN_POSITIVE);
-        self.argmax(self.arena.edge_range(node), |edge| {
+        self.argmax(self.nodes.edge_range(node), |edge| {
             let counted = edge.child().map_or(0.0, |c| {
-                let c = self.arena.node(c);
+                let c = self.nodes.node(c);
                 (c.visits + c.in_flight) as f32
             });
             let improved =
@@ -244,14 +244,14 @@ impl<G: Game> Tree<G> {
     /// The move sequential halving ends on: among the considered moves with the most visits,
     /// the best noise + logit + sigma(Q).
     pub(super) fn gumbel_winner(&self) -> Option<usize> {
-        let root = self.arena.node(ROOT);
+        let root = self.nodes.node(ROOT);
         let sign = side_sign(root.to_move);
         let completion = self.completion(ROOT, false);
         let start = root.first_edge as usize;
         let visits = |edge_index: usize| {
-            self.arena.edges[edge_index]
+            self.nodes.edges[edge_index]
                 .child()
-                .map_or(0, |c| self.arena.node(c).visits)
+                .map_or(0, |c| self.nodes.node(c).visits)
         };
         let most = self.gumbel.considered.iter().map(|&e| visits(e)).max()?;
         self.gumbel
@@ -259,7 +259,7 @@ impl<G: Game> Tree<G> {
             .iter()
             .filter(|&&e| visits(e) == most)
             .map(|&e| {
-                let edge = &self.arena.edges[e];
+                let edge = &self.nodes.edges[e];
                 let score =
                     self.gumbel.scores[e - start] + completion.sigma(self.q(edge.child(), sign));
                 (edge.action as usize, score)
@@ -271,11 +271,11 @@ impl<G: Game> Tree<G> {
     /// The improved policy `softmax(logits + sigma(completed Q))` over the root's moves, as
     /// `(action, probability)`: Gumbel search's policy target.
     pub(super) fn improved_policy(&self) -> Vec<(usize, f32)> {
-        let root = self.arena.node(ROOT);
+        let root = self.nodes.node(ROOT);
         let sign = side_sign(root.to_move);
         let completion = self.completion(ROOT, false);
         let mut policy: Vec<(usize, f32)> = self
-            .arena
+            .nodes
             .edges_of(ROOT)
             .iter()
             .map(|edge| {

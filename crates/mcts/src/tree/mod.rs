@@ -1,4 +1,4 @@
-//! One game's search tree: the position at the root, the node arena, and the leaves it has
+//! One game's search tree: the position at the root, the node store, and the leaves it has
 //! handed to the batch being evaluated.
 
 mod choice;
@@ -9,8 +9,8 @@ mod tests;
 
 pub use choice::ChildStats;
 
-use crate::arena::{Arena, Edge, NodeId, NodeState, ROOT};
 use crate::config::{Formula, SearchConfig};
+use crate::nodes::{Edge, NodeId, NodeState, NodeStore, ROOT};
 use game::{Game, Side};
 use gumbel::GumbelRoot;
 use rand::{Rng, SeedableRng};
@@ -40,9 +40,9 @@ pub struct Tree<G: Game> {
     /// In a game with hidden information, the true position, which no descent ever starts
     /// from: moves are played on it, and the root is sampled from it again.
     truth: Option<G>,
-    arena: Arena,
-    /// The arena `advance` copies the kept subtree into; swapped with `arena` afterwards.
-    spare: Arena,
+    nodes: NodeStore,
+    /// The store `advance` copies the kept subtree into; swapped with `nodes` afterwards.
+    spare: NodeStore,
     copy_queue: Vec<(NodeId, NodeId)>,
     rng: ChaCha8Rng,
     budget: u32,
@@ -72,8 +72,8 @@ impl<G: Game> Tree<G> {
             config,
             truth: G::HIDDEN_INFORMATION.then(|| game.clone()),
             root_state: game,
-            arena: Arena::default(),
-            spare: Arena::default(),
+            nodes: NodeStore::default(),
+            spare: NodeStore::default(),
             copy_queue: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(seed),
             budget: 0,
@@ -128,7 +128,7 @@ impl<G: Game> Tree<G> {
             return;
         }
         let child = self
-            .arena
+            .nodes
             .edges_of(ROOT)
             .iter()
             .find(|edge| edge.action as usize == action)
@@ -137,9 +137,9 @@ impl<G: Game> Tree<G> {
         let child = child.filter(|_| self.config.formula != Formula::Gumbel);
         match child {
             Some(child) => {
-                self.arena
+                self.nodes
                     .copy_subtree(child, &mut self.spare, &mut self.copy_queue);
-                std::mem::swap(&mut self.arena, &mut self.spare);
+                std::mem::swap(&mut self.nodes, &mut self.spare);
                 self.root_noised = false;
             }
             None => self.reset_root(),
@@ -175,32 +175,32 @@ impl<G: Game> Tree<G> {
 
     /// True once the root has its budget of visits, or when the game is over.
     pub fn is_done(&self) -> bool {
-        let root = self.arena.node(ROOT);
+        let root = self.nodes.node(ROOT);
         matches!(root.state, NodeState::Terminal(_)) || root.visits >= self.budget
     }
 
     pub fn root_visit_count(&self) -> u32 {
-        self.arena.node(ROOT).visits
+        self.nodes.node(ROOT).visits
     }
 
     /// The root's mean value (the search's utility: the game value plus any score term) from
     /// the view of the side to move there (0 before any visit).
     pub fn root_value(&self) -> f32 {
-        let root = self.arena.node(ROOT);
+        let root = self.nodes.node(ROOT);
         if root.visits == 0 {
             return 0.0;
         }
         side_sign(root.to_move) * root.value_sum / root.visits as f32
     }
 
-    /// Nodes in the arena, for memory and reuse statistics.
+    /// Nodes in the store, for memory and reuse statistics.
     pub fn node_count(&self) -> usize {
-        self.arena.nodes.len()
+        self.nodes.nodes.len()
     }
 
     fn reset_root(&mut self) {
         let state = self.node_state(&self.root_state);
-        self.arena.reset(self.root_state.to_move(), state);
+        self.nodes.reset(self.root_state.to_move(), state);
         if state == NodeState::Chance {
             self.add_chance_edges(ROOT, None);
         }
@@ -226,13 +226,13 @@ impl<G: Game> Tree<G> {
     fn add_chance_edges(&mut self, node: NodeId, leaf_slot: Option<usize>) {
         let game = leaf_slot.map_or(&self.root_state, |slot| &self.leaf_states[slot]);
         game.chance_outcomes(&mut self.chance_outcomes);
-        let first_edge = self.arena.edges.len();
-        self.arena.edges.extend(
+        let first_edge = self.nodes.edges.len();
+        self.nodes.edges.extend(
             self.chance_outcomes
                 .iter()
                 .map(|&(action, probability)| Edge::new(action, probability as f32)),
         );
-        let chance = self.arena.node_mut(node);
+        let chance = self.nodes.node_mut(node);
         chance.first_edge = u32::try_from(first_edge).expect("fewer than 2^32 edges");
         chance.edge_count = u32::try_from(self.chance_outcomes.len()).expect("few outcomes");
     }

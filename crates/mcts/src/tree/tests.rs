@@ -1,8 +1,9 @@
 use super::*;
 use crate::batch::Batch;
 use crate::config::Formula;
-use crate::evaluator::{Evaluation, Evaluator, UniformEvaluator};
+use crate::evaluator::UniformEvaluator;
 use crate::toy::Nim;
+use game::{Evaluation, Evaluator};
 
 /// Uniform values of zero with a fixed policy, counting the positions it is asked about.
 #[derive(Default)]
@@ -466,11 +467,11 @@ fn children_form_a_prefix_followed_by_the_best_remaining_prior() {
             positions: 0,
         };
         Batch::new().run(std::slice::from_mut(&mut tree), &mut evaluator);
-        for (id, node) in tree.arena.nodes.iter().enumerate() {
+        for (id, node) in tree.nodes.nodes.iter().enumerate() {
             if node.state != NodeState::Expanded || (gumbel_root && id == 0) {
                 continue;
             }
-            let edges = tree.arena.edges_of(id as u32);
+            let edges = tree.nodes.edges_of(id as u32);
             let children = edges.iter().take_while(|e| e.child().is_some()).count();
             assert!(edges[children..].iter().all(|e| e.child().is_none()));
             if let Some(next) = edges.get(children) {
@@ -496,15 +497,15 @@ fn gumbel_inner_nodes_keep_only_the_moves_their_schedule_could_try() {
     let mut tree = Tree::new(Nim::start(100, max_take, None), gumbel(false, 2), 3);
     tree.set_budget(8);
     Batch::new().run(std::slice::from_mut(&mut tree), &mut evaluator);
-    assert_eq!(tree.arena.edges_of(ROOT).len(), max_take as usize);
+    assert_eq!(tree.nodes.edges_of(ROOT).len(), max_take as usize);
     let mut most_visits = 0;
-    for id in 1..tree.arena.nodes.len() as NodeId {
-        let node = tree.arena.node(id);
+    for id in 1..tree.nodes.nodes.len() as NodeId {
+        let node = tree.nodes.node(id);
         if node.state != NodeState::Expanded {
             continue;
         }
         most_visits = most_visits.max(node.visits);
-        let edges = tree.arena.edges_of(id);
+        let edges = tree.nodes.edges_of(id);
         assert!(
             node.visits as usize - 1 <= edges.len(),
             "node {id}: {} visits, so up to {} children, but only {} moves kept",
@@ -565,13 +566,13 @@ fn chance_nodes_share_their_visits_by_probability_and_are_never_evaluated() {
                 tree.root_value()
             );
         }
-        for call in tree.arena.edges_of(ROOT) {
+        for call in tree.nodes.edges_of(ROOT) {
             let Some(chance) = call.child() else { continue };
-            let node = tree.arena.node(chance);
+            let node = tree.nodes.node(chance);
             assert_eq!(node.state, NodeState::Chance);
             let total = node.visits as f64;
-            for (face, throw) in tree.arena.edges_of(chance).iter().enumerate() {
-                let visits = throw.child().map_or(0, |c| tree.arena.node(c).visits) as f64;
+            for (face, throw) in tree.nodes.edges_of(chance).iter().enumerate() {
+                let visits = throw.child().map_or(0, |c| tree.nodes.node(c).visits) as f64;
                 let expected = LoadedDie::FACES[face] * total;
                 assert!(
                     (visits - expected).abs() <= 1.0,

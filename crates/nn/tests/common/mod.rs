@@ -258,7 +258,7 @@ fn tiny_config() -> nn::NetConfig {
 }
 
 /// Asserts that two evaluations of one position agree to float precision.
-pub fn assert_close(a: &mcts::Evaluation, b: &mcts::Evaluation) {
+pub fn assert_close(a: &game::Evaluation, b: &game::Evaluation) {
     assert!(
         (a.value - b.value).abs() < 1e-5,
         "{} vs {}",

@@ -3,7 +3,7 @@
 
 use game::Side;
 
-/// Index of a node in its arena.
+/// Index of a node in its store.
 pub(crate) type NodeId = u32;
 
 /// The root is always the first node.
@@ -88,13 +88,13 @@ impl Edge {
 }
 
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Arena {
+pub(crate) struct NodeStore {
     pub nodes: Vec<Node>,
     pub edges: Vec<Edge>,
 }
 
-impl Arena {
-    /// Empties the arena and adds a root, keeping the allocations.
+impl NodeStore {
+    /// Empties the store and adds a root, keeping the allocations.
     pub fn reset(&mut self, to_move: Side, state: NodeState) {
         self.nodes.clear();
         self.edges.clear();
@@ -134,7 +134,12 @@ impl Arena {
     /// Copies the subtree under `root` into `into` (cleared first), with `root` becoming its
     /// node 0. Breadth-first with `queue` as scratch, so nothing is allocated once the
     /// buffers have grown.
-    pub fn copy_subtree(&self, root: NodeId, into: &mut Arena, queue: &mut Vec<(NodeId, NodeId)>) {
+    pub fn copy_subtree(
+        &self,
+        root: NodeId,
+        into: &mut NodeStore,
+        queue: &mut Vec<(NodeId, NodeId)>,
+    ) {
         into.nodes.clear();
         into.edges.clear();
         queue.clear();
@@ -164,33 +169,33 @@ mod tests {
 
     #[test]
     fn copy_subtree_keeps_only_the_subtree_and_its_statistics() {
-        let mut arena = Arena::default();
-        arena.reset(Side::First, NodeState::Expanded);
-        let expand = |arena: &mut Arena, id: NodeId, actions: &[usize]| {
-            let start = arena.edges.len();
-            arena
+        let mut store = NodeStore::default();
+        store.reset(Side::First, NodeState::Expanded);
+        let expand = |store: &mut NodeStore, id: NodeId, actions: &[usize]| {
+            let start = store.edges.len();
+            store
                 .edges
                 .extend(actions.iter().map(|&a| Edge::new(a, 0.5)));
-            let node = arena.node_mut(id);
+            let node = store.node_mut(id);
             node.first_edge = start as u32;
             node.edge_count = actions.len() as u32;
             node.state = NodeState::Expanded;
         };
-        expand(&mut arena, ROOT, &[3, 7]);
-        let a = arena.add_child(0, Side::Second, NodeState::Fresh);
-        let b = arena.add_child(1, Side::Second, NodeState::Fresh);
-        expand(&mut arena, b, &[1, 2]);
-        let leaf = arena.add_child(
-            arena.edge_range(b).start + 1,
+        expand(&mut store, ROOT, &[3, 7]);
+        let a = store.add_child(0, Side::Second, NodeState::Fresh);
+        let b = store.add_child(1, Side::Second, NodeState::Fresh);
+        expand(&mut store, b, &[1, 2]);
+        let leaf = store.add_child(
+            store.edge_range(b).start + 1,
             Side::Second,
             NodeState::Terminal(1.0),
         );
-        arena.node_mut(b).visits = 5;
-        arena.node_mut(leaf).visits = 2;
+        store.node_mut(b).visits = 5;
+        store.node_mut(leaf).visits = 2;
         assert_ne!(a, b);
 
-        let mut copy = Arena::default();
-        arena.copy_subtree(b, &mut copy, &mut Vec::new());
+        let mut copy = NodeStore::default();
+        store.copy_subtree(b, &mut copy, &mut Vec::new());
 
         assert_eq!(copy.nodes.len(), 2);
         assert_eq!(copy.node(ROOT).visits, 5);
