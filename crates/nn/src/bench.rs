@@ -1,10 +1,10 @@
 //! Throughput of the network's forward pass, for `ghast bench nn`.
 
-use crate::config::NetConfig;
 use crate::model::{ILLEGAL_LOGIT, Network};
 use crate::tensors::Inputs;
 use game::PlaneShape;
 use serde::Serialize;
+use sidecar::NetConfig;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 use tch::{Device, Kind, Tensor};

@@ -14,34 +14,9 @@ pub enum NetError {
         source: io::Error,
     },
 
-    #[error("{}: a checkpoint's weights must be a `.safetensors` file", path.display())]
-    WeightsPath { path: PathBuf },
-
-    #[error("{}: not a network checkpoint sidecar: {source}", path.display())]
-    Sidecar {
-        path: PathBuf,
-        source: serde_json::Error,
-    },
-
-    #[error("{}: checkpoint format version {found}, this build reads version {expected}", path.display())]
-    FormatVersion {
-        path: PathBuf,
-        found: u32,
-        expected: u32,
-    },
-
-    #[error("{}: checkpoint is for game `{found}`, not `{expected}`", path.display())]
-    WrongGame {
-        path: PathBuf,
-        found: String,
-        expected: String,
-    },
-
-    #[error("{}: game options do not fit this game: {source}", path.display())]
-    GameOptions {
-        path: PathBuf,
-        source: serde_json::Error,
-    },
+    /// The sidecar beside the weights, unreadable or of another game.
+    #[error(transparent)]
+    Sidecar(#[from] sidecar::SidecarError),
 
     #[error("{}: cannot read the weights (truncated, or not a safetensors file): {source}", path.display())]
     Weights {

@@ -6,7 +6,6 @@
 
 pub mod bench;
 pub mod checkpoint;
-mod config;
 mod error;
 mod evaluator;
 mod host_batch;
@@ -15,11 +14,11 @@ mod model;
 mod server;
 mod tensors;
 
-pub use config::{Activation, NetConfig, NetSize, Preset};
 pub use error::NetError;
 pub use evaluator::{EvaluatorSettings, NetEvaluator, set_intra_op_threads};
 pub use host_batch::{BatchInputs, HostBatch};
 pub use losses::{LossValues, LossWeights, Losses, Targets, losses};
 pub use model::{ILLEGAL_LOGIT, Network};
 pub use server::{InferenceServer, ServerClient};
+pub use sidecar::{Activation, NetConfig, NetSize, Preset};
 pub use tensors::{Inputs, Output};

@@ -6,6 +6,7 @@ use common::{ToyOptions, inputs, options, random_positions, tiny_network};
 use game::PolicyLayout;
 use nn::checkpoint::{self, Checkpoint, Provenance, sidecar_path};
 use nn::{Activation, NetConfig, NetError, Network, Preset};
+use sidecar::SidecarError;
 use std::fs;
 use std::path::{Path, PathBuf};
 use tch::{Device, Tensor};
@@ -99,11 +100,17 @@ fn foreign_files_are_errors() {
     let sidecar = sidecar_path(&path);
     fs::write(&sidecar, r#"{"name": "something else", "version": 2}"#).unwrap();
     let (error, text) = message(load(&path), &sidecar);
-    assert!(matches!(error, NetError::Sidecar { .. }), "{text}");
+    assert!(
+        matches!(error, NetError::Sidecar(SidecarError::Parse { .. })),
+        "{text}"
+    );
 
     let missing = dir.path().join("absent.safetensors");
     let (error, text) = message(load(&missing), &sidecar_path(&missing));
-    assert!(matches!(error, NetError::Io { .. }), "{text}");
+    assert!(
+        matches!(error, NetError::Sidecar(SidecarError::Io { .. })),
+        "{text}"
+    );
 }
 
 #[test]
@@ -112,7 +119,10 @@ fn another_game_is_an_error() {
     let path = saved(&tiny_network(), dir.path(), "model");
     let result = checkpoint::load::<ToyOptions>(&path, "go", Device::Cpu);
     let (error, text) = message(result, &sidecar_path(&path));
-    assert!(matches!(error, NetError::WrongGame { .. }), "{text}");
+    assert!(
+        matches!(error, NetError::Sidecar(SidecarError::WrongGame { .. })),
+        "{text}"
+    );
     assert!(text.contains("toy") && text.contains("go"), "{text}");
 }
 
@@ -146,7 +156,10 @@ fn mismatched_architecture_is_an_error() {
 fn weights_need_the_safetensors_extension() {
     let path = PathBuf::from("model.pt");
     let error = checkpoint::save(&tiny_network(), &provenance(), &path).unwrap_err();
-    assert!(matches!(error, NetError::WeightsPath { .. }), "{error}");
+    assert!(
+        matches!(error, NetError::Sidecar(SidecarError::WeightsPath { .. })),
+        "{error}"
+    );
 }
 
 /// Sidecars written before the policy head's activation was a choice load as the ReLU they

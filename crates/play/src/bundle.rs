@@ -126,13 +126,14 @@ impl<G: Game> Bundle<G> {
 /// The name of the game the bot in `path` (a bundle folder or a checkpoint's weights file)
 /// plays, from the weights' sidecar, so that a tool can open it as that game.
 pub fn game_of(path: &Path) -> Result<String, PlayError> {
-    Ok(checkpoint::game_of(&weights_of(path))?)
+    Ok(checkpoint::game_of(&weights_of(path)).map_err(nn::NetError::from)?)
 }
 
 /// The game options a bundle folder or checkpoint file plays with, read from its sidecar
 /// without loading the weights (a bundle's `bot.toml` must agree, see [`Bundle::load`]).
 pub fn options_of<G: Game>(path: &Path) -> Result<G::Options, PlayError> {
-    let description = checkpoint::describe::<G::Options>(&weights_of(path), G::NAME)?;
+    let description = checkpoint::describe::<G::Options>(&weights_of(path), G::NAME)
+        .map_err(nn::NetError::from)?;
     Ok(description.provenance.game_options)
 }
 

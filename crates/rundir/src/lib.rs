@@ -180,7 +180,7 @@ impl RunDir {
             if !weights.is_file() {
                 continue;
             }
-            let description = nn::checkpoint::describe::<O>(&weights, game)?;
+            let description = sidecar::describe::<O>(&weights, game)?;
             generations.push(Generation {
                 generation,
                 weights,
@@ -196,7 +196,7 @@ impl RunDir {
     /// written (see [`RunDir::newest_generation`]) before its sidecar goes.
     pub fn remove_generation(&self, generation: u64) -> Result<()> {
         let weights = self.checkpoint(generation);
-        let sidecar = nn::checkpoint::sidecar_path(&weights);
+        let sidecar = sidecar::sidecar_path(&weights);
         for path in [weights, sidecar] {
             durable::remove(&path).with_context(|| format!("cannot delete {}", path.display()))?;
         }
@@ -255,9 +255,23 @@ mod tests {
         run.remove_generation(2).unwrap();
     }
 
-    fn save_untrained<G: game::Planes>(run: &RunDir, generation: u64, options: &G::Options) {
-        let config = play::tiny_config::<G>(options);
-        play::save_untrained::<G>(&run.checkpoint(generation), options, config).unwrap();
+    /// A checkpoint whose sidecar says it is of `game` with `options` (the weights are
+    /// never read here, so any bytes do).
+    fn save_untrained<O: serde::Serialize>(run: &RunDir, generation: u64, game: &str, options: &O) {
+        let weights = run.checkpoint(generation);
+        fs::write(&weights, "").unwrap();
+        let layout = game::PolicyLayout {
+            spatial_planes: 1,
+            global_actions: 1,
+        };
+        let architecture = sidecar::NetConfig::preset(sidecar::Preset::Tiny, 3, layout);
+        let provenance = sidecar::Provenance {
+            game: game.to_owned(),
+            game_options: options,
+            generation,
+            training_step: 0,
+        };
+        sidecar::write(&weights, &architecture, &provenance).unwrap();
     }
 
     #[test]
@@ -267,7 +281,7 @@ mod tests {
         run.create().unwrap();
         let options = ghast::GhastOptions::default();
         for generation in [10, 2] {
-            save_untrained::<ghast::Ghast>(&run, generation, &options);
+            save_untrained(&run, generation, "ghast", &options);
         }
         fs::write(run.models().join("gen-0011.json"), "{}").unwrap();
         let generations = run.generations::<ghast::GhastOptions>("ghast").unwrap();
@@ -284,7 +298,7 @@ mod tests {
         let run = RunDir::new(dir.path());
         run.create().unwrap();
         let options = ghodak::RawOptions::default().validate().unwrap();
-        save_untrained::<ghodak::Ghodak>(&run, 1, &options);
+        save_untrained(&run, 1, "ghodak", &options);
         let error = run.generations::<ghast::GhastOptions>("ghast").unwrap_err();
         let message = format!("{error:#}");
         assert!(message.contains("gen-0001.json"), "{message}");

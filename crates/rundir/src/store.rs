@@ -105,7 +105,7 @@ impl RunStore {
     /// The keys of a generation's weights and sidecar, each with its path in `run`.
     fn files(&self, run: &RunDir, generation: u64) -> [(String, std::path::PathBuf); 2] {
         let weights = run.checkpoint(generation);
-        let sidecar = nn::checkpoint::sidecar_path(&weights);
+        let sidecar = sidecar::sidecar_path(&weights);
         [weights, sidecar].map(|path| {
             let name = path
                 .file_name()

@@ -1,6 +1,6 @@
 //! The on-board cells of a batch, shared by every layer that masks or pools.
 
-use crate::config::POOLED_FEATURES;
+use sidecar::POOLED_FEATURES;
 use tch::Tensor;
 
 /// Centre and spread of `sqrt(area)` for the size-scaled mean: roughly normalises the feature

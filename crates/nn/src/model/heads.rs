@@ -2,7 +2,7 @@
 
 use super::board::Board;
 use super::layers::ConvBn;
-use crate::config::{Activation, NetConfig, POOLED_FEATURES, WDL};
+use sidecar::{Activation, NetConfig, POOLED_FEATURES, WDL};
 use tch::Tensor;
 use tch::nn::{self, ModuleT};
 

@@ -1,7 +1,7 @@
 //! Building blocks of the tower: convolution + batch norm, and KataGo's global-pooling bias.
 
 use super::board::Board;
-use crate::config::POOLED_FEATURES;
+use sidecar::POOLED_FEATURES;
 use tch::Tensor;
 use tch::nn::{self, ModuleT};
 

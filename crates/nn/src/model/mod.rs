@@ -4,11 +4,11 @@ mod board;
 mod heads;
 mod layers;
 
-use crate::config::NetConfig;
 use crate::tensors::{Inputs, Output};
 use board::Board;
 use heads::{PolicyHead, ValueHead};
 use layers::{ConvBn, ResidualBlock};
+use sidecar::NetConfig;
 use tch::nn::{self, ModuleT};
 use tch::{Device, Kind, Tensor};
 

@@ -263,7 +263,7 @@ impl NetConfig {
 }
 
 /// Features per pooled channel: mean, mean scaled by board size, max.
-pub(crate) const POOLED_FEATURES: usize = 3;
+pub const POOLED_FEATURES: usize = 3;
 
 /// Win, draw and loss.
-pub(crate) const WDL: usize = 3;
+pub const WDL: usize = 3;
