@@ -217,7 +217,7 @@ impl NetConfig {
 
     /// Whether residual block `index` (from 0) is a global-pooling block.
     pub fn is_global_pool_block(&self, index: usize) -> bool {
-        self.global_pool_interval != 0 && (index + 1) % self.global_pool_interval == 0
+        self.global_pool_interval != 0 && (index + 1).is_multiple_of(self.global_pool_interval)
     }
 
     /// Size of the dense action space on a `height` x `width` grid.
