@@ -115,14 +115,20 @@ impl Default for SearchConfig {
 }
 
 impl SearchConfig {
-    /// Matches and analysis: no noise, and several leaves per step because a single game has
-    /// to fill the batch on its own.
+    /// Matches and analysis with the default search ([`SearchConfig::for_play`]).
     pub fn play() -> Self {
+        Self::default().for_play()
+    }
+
+    /// This search as play runs it: the same formula, exploration, Gumbel settings and score
+    /// utility, without root noise (nothing to explore for a target), and with several leaves
+    /// per step under virtual loss, because a single game has to fill the batch on its own.
+    pub fn for_play(&self) -> Self {
         Self {
             root_noise: false,
             virtual_loss: 3,
             leaves_per_tree: 16,
-            ..Self::default()
+            ..self.clone()
         }
     }
 

@@ -58,7 +58,8 @@ impl Default for BotConfig {
 
 impl BotConfig {
     /// The exported bot's search settings: it searches as self-play did (`selfplay`: the
-    /// formula, its Gumbel settings and the weight of the score lead), without the noise. The
+    /// formula, its Gumbel settings and the weight of the score lead) as play runs a search
+    /// ([`SearchConfig::for_play`]: no noise), reading its move as this table says. The
     /// network's policy was trained on that search's targets and its value under that utility;
     /// where they differ from the defaults (Fakerghast) the bot plays far better with them
     /// than with plain PUCT (BENCHMARKS.md).
@@ -66,15 +67,7 @@ impl BotConfig {
         SearchConfig {
             move_choice: self.move_choice,
             hidden_samples: self.hidden_samples,
-            formula: selfplay.formula,
-            c_puct: selfplay.c_puct,
-            fpu_reduction: selfplay.fpu_reduction,
-            gumbel_actions: selfplay.gumbel_actions,
-            gumbel_c_visit: selfplay.gumbel_c_visit,
-            gumbel_c_scale: selfplay.gumbel_c_scale,
-            score_utility: selfplay.score_utility,
-            score_scale: selfplay.score_scale,
-            ..SearchConfig::play()
+            ..selfplay.for_play()
         }
     }
 }

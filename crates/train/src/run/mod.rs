@@ -70,209 +70,320 @@ pub fn train<G: Planes>(
     limit: Limit,
     role: Role,
 ) -> Result<RunSummary> {
-    let (plays, trains) = match role {
-        Role::Whole => (true, true),
-        Role::SelfPlay(_) => (true, false),
-        Role::Learner(_) => (false, true),
+    let process = match role {
+        Role::Whole => Process::<G>::whole(run, config)?,
+        Role::SelfPlay(store) => Process::self_play(run, config, store)?,
+        Role::Learner(store) => Process::learner(run, config, store)?,
     };
-    let workers = if plays {
-        config.selfplay.workers.max(1)
-    } else {
-        0
-    };
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    // Self-play threads and the trainer each run libtorch; intra-op threads beyond the cores
-    // left over would only fight them.
-    nn::set_intra_op_threads((cores / (workers + usize::from(trains))).max(1));
+    process.run(limit)
+}
 
-    // `ghast train` writes as 0; each self-play process draws an id of its own once and keeps
-    // it in its folder, so its shards never collide with another's (see `RunDir::writer_id`).
-    let writer_id = match role {
-        Role::SelfPlay(_) => run.writer_id()?,
-        _ => 0,
-    };
-    let origin = ShardOrigin {
-        game: G::NAME.to_owned(),
-        options_json: serde_json::to_string(&config.game)?,
-    };
-    let (trainer_loop, generation, step) = if trains {
-        let device = tch::Device::cuda_if_available();
-        let (trainer, generation, step) = start_trainer::<G>(run, config, device)?;
-        let (shards, refresh_every) = match role {
-            Role::Learner(store) => (open_store(&store.shards())?, REMOTE_REFRESH),
-            _ => (local_shards(run)?, LOCAL_REFRESH),
-        };
-        let trainer_loop = TrainerLoop {
+/// The threads one process of a run starts, assembled for its role: self-play workers and the
+/// shard writer that keeps their games, the trainer and its matches, and the links to a
+/// shared store.
+struct Process<'a, G: Planes> {
+    run: &'a RunDir,
+    config: &'a RunConfig<G::Options>,
+    /// Self-play threads (none in a learner).
+    workers: usize,
+    writer: Option<ShardWriter<Box<dyn ShardStore>>>,
+    trainer: Option<TrainerLoop<'a, G>>,
+    /// The generation and training step the process starts from.
+    generation: u64,
+    step: u64,
+    /// This process's id in shard names (0 for `ghast train`; see `RunDir::writer_id`).
+    writer_id: u32,
+    /// The store self-play downloads each new generation from.
+    pull_from: Option<&'a RunStore>,
+    /// The store the learner publishes each new generation to.
+    publish_to: Option<&'a RunStore>,
+}
+
+impl<'a, G: Planes> Process<'a, G> {
+    /// `ghast train`: everything, over the run folder.
+    fn whole(run: &'a RunDir, config: &'a RunConfig<G::Options>) -> Result<Self> {
+        let origin = origin::<G>(config)?;
+        let (trainer, generation, step) = trainer_loop::<G>(
             run,
-            trainer,
-            window: Window::new(shards, config.window, origin.clone()),
-            refresh_every,
-            count_positions: !plays,
+            config,
+            local_shards(run)?,
+            LOCAL_REFRESH,
+            false,
+            &origin,
+        )?;
+        let merging = (config.run.merged_shard_positions > 0).then(|| ShardMerging {
+            intent: run.merge_intent(),
+            target_positions: config.run.merged_shard_positions,
+        });
+        let writer = shard_writer(run, config, local_shards(run)?, origin, 0, merging)?;
+        Ok(Process {
+            run,
+            config,
+            workers: config.selfplay.workers.max(1),
+            writer: Some(writer),
+            trainer: Some(trainer),
             generation,
             step,
-            publish: !config.evaluation.gating,
-            retention: config.run.clone(),
-        };
-        (Some(trainer_loop), generation, step)
-    } else {
-        let Role::SelfPlay(store) = role else {
-            unreachable!("only self-play does not train")
-        };
-        (None, sync::first_model(store, run)?, 0)
-    };
-    let served = if plays
-        && config
-            .selfplay
-            .inference
-            .uses_server(tch::Cuda::is_available())
-    {
-        let served = ServedNetwork::<G>::start(run, &config.game)?;
-        tracing::info!("self-play threads share one network through an inference server");
-        Some(served)
-    } else {
-        None
-    };
-    let writer = if plays {
-        let (journal, recovered) = Journal::open(&run.journal())?;
-        if !recovered.is_empty() {
-            tracing::info!(
-                "recovered {} finished games from the journal",
-                recovered.len()
-            );
-        }
-        let (shards, merging) = match role {
-            Role::SelfPlay(store) => (open_store(&store.shards())?, None),
-            _ => (
-                local_shards(run)?,
-                (config.run.merged_shard_positions > 0).then(|| ShardMerging {
-                    intent: run.merge_intent(),
-                    target_positions: config.run.merged_shard_positions,
-                }),
-            ),
-        };
-        Some(ShardWriter::new(
-            shards,
-            journal,
-            recovered,
-            config.run.games_per_shard,
-            origin,
+            writer_id: 0,
+            pull_from: None,
+            publish_to: None,
+        })
+    }
+
+    /// `ghast selfplay`: plays the generation the learner published and sends the games to
+    /// the store, keeping them in the journal until they are there.
+    fn self_play(
+        run: &'a RunDir,
+        config: &'a RunConfig<G::Options>,
+        store: &'a RunStore,
+    ) -> Result<Self> {
+        let writer_id = run.writer_id()?;
+        let shards = open_store(&store.shards())?;
+        let writer = shard_writer(run, config, shards, origin::<G>(config)?, writer_id, None)?;
+        Ok(Process {
+            run,
+            config,
+            workers: config.selfplay.workers.max(1),
+            writer: Some(writer),
+            trainer: None,
+            generation: sync::first_model(store, run)?,
+            step: 0,
             writer_id,
-            merging,
-        ))
-    } else {
-        None
-    };
-    // Seeds differ per worker, per process and per resume, so no two threads anywhere play
-    // the same games.
-    let seed_base = config.run.seed ^ step ^ (u64::from(writer_id) << 40);
-    let shared = Shared::new(Metrics::open(&run.tensorboard()), generation, step);
+            pull_from: Some(store),
+            publish_to: None,
+        })
+    }
 
-    let mut progress = progress::Progress::new(limit);
-    std::thread::scope(|scope| -> Result<()> {
-        let (sender, receiver) = mpsc::channel();
-        let shared = &shared;
-        let writer = writer.map(|writer| scope.spawn(move || writer.run(receiver, shared)));
-        let self_play: Vec<_> = (0..workers)
-            .map(|index| {
-                let sender = sender.clone();
-                let seed = seed_base ^ ((index as u64) << 32);
-                let served = served.as_ref();
-                scope.spawn(move || {
-                    workers::run_worker::<G>(
-                        run,
-                        &config.game,
-                        &config.selfplay,
-                        seed,
-                        shared,
-                        sender,
-                        served,
-                    )
-                })
-            })
-            .collect();
-        drop(sender);
-        let trainer = trainer_loop.map(|trainer| scope.spawn(move || trainer.run(shared)));
-        let evaluation = &config.evaluation;
-        let bot_search = config.bot.search(&config.selfplay.search);
-        let matches =
-            (trains && (evaluation.every_generations > 0 || evaluation.gating)).then(|| {
-                scope.spawn(move || {
-                    matches::run_matches::<G>(run, evaluation, &config.game, &bot_search, shared)
-                })
-            });
-        let follow = served
-            .as_ref()
-            .map(|served| scope.spawn(move || served.follow_latest(run, shared)));
-        let pull = match role {
-            Role::SelfPlay(store) => {
-                Some(scope.spawn(move || sync::pull_models(store, run, shared)))
-            }
-            _ => None,
-        };
-        let publish = match role {
-            Role::Learner(store) => {
-                let publisher = Publisher::new(store, run);
-                Some(scope.spawn(move || publisher.run(shared)))
-            }
-            _ => None,
-        };
+    /// `ghast learn`: trains on the store's shards and publishes each new generation there.
+    fn learner(
+        run: &'a RunDir,
+        config: &'a RunConfig<G::Options>,
+        store: &'a RunStore,
+    ) -> Result<Self> {
+        let shards = open_store(&store.shards())?;
+        let origin = origin::<G>(config)?;
+        let (trainer, generation, step) =
+            trainer_loop::<G>(run, config, shards, REMOTE_REFRESH, true, &origin)?;
+        Ok(Process {
+            run,
+            config,
+            workers: 0,
+            writer: None,
+            trainer: Some(trainer),
+            generation,
+            step,
+            writer_id: 0,
+            pull_from: None,
+            publish_to: Some(store),
+        })
+    }
 
-        while !progress.update(shared)
-            && !self_play.iter().any(|w| w.is_finished())
-            && !trainer.as_ref().is_some_and(|t| t.is_finished())
+    /// Starts the threads, waits for `limit` (or a thread that stops), stops them all and
+    /// reports where the run stood.
+    fn run(self, limit: Limit) -> Result<RunSummary> {
+        let Process {
+            run,
+            config,
+            workers,
+            writer,
+            trainer,
+            generation,
+            step,
+            writer_id,
+            pull_from,
+            publish_to,
+        } = self;
+        let trains = trainer.is_some();
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        // Self-play threads and the trainer each run libtorch; intra-op threads beyond the
+        // cores left over would only fight them.
+        nn::set_intra_op_threads((cores / (workers + usize::from(trains))).max(1));
+        let served = if workers > 0
+            && config
+                .selfplay
+                .inference
+                .uses_server(tch::Cuda::is_available())
         {
-            std::thread::sleep(Duration::from_millis(250));
-        }
-        shared.stop.store(true, Ordering::Relaxed);
-        let mut result = Ok(());
-        for handle in self_play {
-            result = result.and(handle.join().expect("a self-play thread panicked"));
-        }
-        if let Some(writer) = writer {
-            result = result.and(writer.join().expect("the shard writer panicked"));
-        }
-        if let Some(matches) = matches {
-            result = result.and(matches.join().expect("the evaluation thread panicked"));
-        }
-        if let Some(trainer) = trainer {
-            result = result.and(trainer.join().expect("the trainer panicked"));
-        }
-        if let Some(follow) = follow {
-            result = result.and(
-                follow
-                    .join()
-                    .expect("the inference server's loader panicked"),
-            );
-        }
-        if let Some(pull) = pull {
-            result = result.and(pull.join().expect("the model download panicked"));
-        }
-        if let Some(publish) = publish {
-            // The last generation, and the evaluation's last verdict, reach the store too.
-            let mut publisher = publish.join().expect("the model upload panicked");
-            if let Err(error) = publisher.publish_latest() {
-                tracing::warn!(
-                    "the newest generation is not in the store ({error:#}); `ghast learn \
-                     --resume` publishes it"
+            let served = ServedNetwork::<G>::start(run, &config.game)?;
+            tracing::info!("self-play threads share one network through an inference server");
+            Some(served)
+        } else {
+            None
+        };
+        // Seeds differ per worker, per process and per resume, so no two threads anywhere
+        // play the same games.
+        let seed_base = config.run.seed ^ step ^ (u64::from(writer_id) << 40);
+        let shared = Shared::new(Metrics::open(&run.tensorboard()), generation, step);
+
+        let mut progress = progress::Progress::new(limit);
+        std::thread::scope(|scope| -> Result<()> {
+            let (sender, receiver) = mpsc::channel();
+            let shared = &shared;
+            let writer = writer.map(|writer| scope.spawn(move || writer.run(receiver, shared)));
+            let self_play: Vec<_> = (0..workers)
+                .map(|index| {
+                    let sender = sender.clone();
+                    let seed = seed_base ^ ((index as u64) << 32);
+                    let served = served.as_ref();
+                    scope.spawn(move || {
+                        workers::run_worker::<G>(
+                            run,
+                            &config.game,
+                            &config.selfplay,
+                            seed,
+                            shared,
+                            sender,
+                            served,
+                        )
+                    })
+                })
+                .collect();
+            drop(sender);
+            let trainer = trainer.map(|trainer| scope.spawn(move || trainer.run(shared)));
+            let evaluation = &config.evaluation;
+            let bot_search = config.bot.search(&config.selfplay.search);
+            let matches =
+                (trains && (evaluation.every_generations > 0 || evaluation.gating)).then(|| {
+                    scope.spawn(move || {
+                        matches::run_matches::<G>(
+                            run,
+                            evaluation,
+                            &config.game,
+                            &bot_search,
+                            shared,
+                        )
+                    })
+                });
+            let follow = served
+                .as_ref()
+                .map(|served| scope.spawn(move || served.follow_latest(run, shared)));
+            let pull =
+                pull_from.map(|store| scope.spawn(move || sync::pull_models(store, run, shared)));
+            let publish = publish_to.map(|store| {
+                let publisher = Publisher::new(store, run);
+                scope.spawn(move || publisher.run(shared))
+            });
+
+            while !progress.update(shared)
+                && !self_play.iter().any(|w| w.is_finished())
+                && !trainer.as_ref().is_some_and(|t| t.is_finished())
+            {
+                std::thread::sleep(Duration::from_millis(250));
+            }
+            shared.stop.store(true, Ordering::Relaxed);
+            let mut result = Ok(());
+            for handle in self_play {
+                result = result.and(handle.join().expect("a self-play thread panicked"));
+            }
+            if let Some(writer) = writer {
+                result = result.and(writer.join().expect("the shard writer panicked"));
+            }
+            if let Some(matches) = matches {
+                result = result.and(matches.join().expect("the evaluation thread panicked"));
+            }
+            if let Some(trainer) = trainer {
+                result = result.and(trainer.join().expect("the trainer panicked"));
+            }
+            if let Some(follow) = follow {
+                result = result.and(
+                    follow
+                        .join()
+                        .expect("the inference server's loader panicked"),
                 );
             }
+            if let Some(pull) = pull {
+                result = result.and(pull.join().expect("the model download panicked"));
+            }
+            if let Some(publish) = publish {
+                // The last generation, and the evaluation's last verdict, reach the store too.
+                let mut publisher = publish.join().expect("the model upload panicked");
+                if let Err(error) = publisher.publish_latest() {
+                    tracing::warn!(
+                        "the newest generation is not in the store ({error:#}); `ghast learn \
+                         --resume` publishes it"
+                    );
+                }
+            }
+            result
+        })?;
+        progress.finish();
+        if let Some(served) = &served {
+            let (positions, batches) = served.merging();
+            tracing::info!(
+                "the inference server ran {positions:.1} positions per forward pass, merged \
+                 from {batches:.2} threads' batches"
+            );
         }
-        result
-    })?;
-    progress.finish();
-    if let Some(served) = &served {
-        let (positions, batches) = served.merging();
+        Ok(RunSummary {
+            generation: shared.generation.load(Ordering::Relaxed),
+            steps: shared.steps.load(Ordering::Relaxed),
+            games: shared.games.load(Ordering::Relaxed),
+            positions: shared.positions.load(Ordering::Relaxed),
+        })
+    }
+}
+
+/// The game and options every shard of the run is stamped with.
+fn origin<G: Planes>(config: &RunConfig<G::Options>) -> Result<ShardOrigin> {
+    Ok(ShardOrigin {
+        game: G::NAME.to_owned(),
+        options_json: serde_json::to_string(&config.game)?,
+    })
+}
+
+/// The trainer over `shards` (re-listed every `refresh_every`), from the newest checkpoint;
+/// with the generation and step it starts at. `count_positions`: this process plays no games,
+/// so the trainer counts the store's positions for the progress line.
+fn trainer_loop<'a, G: Planes>(
+    run: &'a RunDir,
+    config: &RunConfig<G::Options>,
+    shards: Box<dyn ShardStore>,
+    refresh_every: Duration,
+    count_positions: bool,
+    origin: &ShardOrigin,
+) -> Result<(TrainerLoop<'a, G>, u64, u64)> {
+    let device = tch::Device::cuda_if_available();
+    let (trainer, generation, step) = start_trainer::<G>(run, config, device)?;
+    let trainer_loop = TrainerLoop {
+        run,
+        trainer,
+        window: Window::new(shards, config.window, origin.clone()),
+        refresh_every,
+        count_positions,
+        generation,
+        step,
+        publish: !config.evaluation.gating,
+        retention: config.run.clone(),
+    };
+    Ok((trainer_loop, generation, step))
+}
+
+/// The writer that keeps finished games: in the journal at once, in `shards` once a shard is
+/// full; it starts with the games a killed process left in the journal.
+fn shard_writer<O>(
+    run: &RunDir,
+    config: &RunConfig<O>,
+    shards: Box<dyn ShardStore>,
+    origin: ShardOrigin,
+    writer_id: u32,
+    merging: Option<ShardMerging>,
+) -> Result<ShardWriter<Box<dyn ShardStore>>> {
+    let (journal, recovered) = Journal::open(&run.journal())?;
+    if !recovered.is_empty() {
         tracing::info!(
-            "the inference server ran {positions:.1} positions per forward pass, merged from \
-             {batches:.2} threads' batches"
+            "recovered {} finished games from the journal",
+            recovered.len()
         );
     }
-    Ok(RunSummary {
-        generation: shared.generation.load(Ordering::Relaxed),
-        steps: shared.steps.load(Ordering::Relaxed),
-        games: shared.games.load(Ordering::Relaxed),
-        positions: shared.positions.load(Ordering::Relaxed),
-    })
+    Ok(ShardWriter::new(
+        shards,
+        journal,
+        recovered,
+        config.run.games_per_shard,
+        origin,
+        writer_id,
+        merging,
+    ))
 }
 
 /// The run folder's own replay store.
