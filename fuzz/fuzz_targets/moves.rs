@@ -2,17 +2,21 @@
 //! Position strings and moves as users type them (`ghast replay`, GTP, the web page): parsing
 //! must refuse what is not a legal move with an error, and playing what it accepts must not
 //! panic. Input: a game-and-size byte, a position line, then one move per line. The byte's
-//! remainder by 3 picks Ghodak (sizes 5..=19), Ghast or Fakerghast (sizes 2..=7, D = 1..=3);
-//! each line is tried as one action, then as a whole move as a side is told it (a Fakerghast
-//! pair in full or in public form with its reveals).
+//! remainder by 4 picks Ghodak (sizes 5..=19), Ghast or Fakerghast (sizes 2..=7, D = 1..=3),
+//! or Pig (whose position line is ignored: it has no position strings); each line is tried as
+//! one action (chance's outcomes included), then as a whole move as a side is told it (a
+//! Fakerghast pair in full or in public form with its reveals).
 
-use game::GtpGame;
+use game::{Game, GtpGame};
 use libfuzzer_sys::fuzz_target;
 
-/// From the position (or the start, if it does not read), plays each line that parses as a
-/// legal move until the game ends.
-fn play_lines<G: GtpGame>(options: &G::Options, position: &str, moves: &str) {
-    let mut game = G::from_position_text(options, position).unwrap_or_else(|_| G::new(options));
+/// The position, or the start if it does not read.
+fn from_position<G: GtpGame>(options: &G::Options, position: &str) -> G {
+    G::from_position_text(options, position).unwrap_or_else(|_| G::new(options))
+}
+
+/// Plays each line that parses as a legal move until the game ends.
+fn play_lines<G: Game>(mut game: G, moves: &str) {
     for line in moves.lines() {
         if game.outcome().is_some() {
             break;
@@ -33,15 +37,15 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let (position, moves) = text.split_once('\n').unwrap_or((text, ""));
-    let size = i64::from(selector / 3);
-    match selector % 3 {
+    let size = i64::from(selector / 4);
+    match selector % 4 {
         0 => {
             let raw = ghodak::RawOptions {
                 size: 5 + size % 15,
                 ..ghodak::RawOptions::default()
             };
             if let Ok(options) = raw.validate() {
-                play_lines::<ghodak::Ghodak>(&options, position, moves);
+                play_lines(from_position::<ghodak::Ghodak>(&options, position), moves);
             }
         }
         1 => {
@@ -50,17 +54,26 @@ fuzz_target!(|data: &[u8]| {
                 ..ghast::RawOptions::default()
             };
             if let Ok(options) = raw.validate() {
-                play_lines::<ghast::Ghast>(&options, position, moves);
+                play_lines(from_position::<ghast::Ghast>(&options, position), moves);
             }
         }
-        _ => {
+        2 => {
             let raw = ghast::RawFakerghastOptions {
                 size: 2 + size % 6,
-                fakerghast: 1 + size / 6 % 3,
+                fakerghast: Some(1 + size / 6 % 3),
                 ..ghast::RawFakerghastOptions::default()
             };
             if let Ok(options) = raw.validate() {
-                play_lines::<ghast::Fakerghast>(&options, position, moves);
+                play_lines(from_position::<ghast::Fakerghast>(&options, position), moves);
+            }
+        }
+        _ => {
+            let raw = pig::RawOptions {
+                target: 2 + size,
+                ..pig::RawOptions::default()
+            };
+            if let Ok(options) = raw.validate() {
+                play_lines(pig::Pig::new(&options), moves);
             }
         }
     }

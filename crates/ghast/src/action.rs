@@ -1,7 +1,7 @@
 //! Moves: their dense indices (the `game::PolicyLayout` contract), their text notation and
 //! the reasons a move can be refused.
 
-use crate::hex::{Geometry, HexError};
+use hexgrid::{Geometry, HexError};
 use thiserror::Error;
 
 /// A move in one of its four kinds.

@@ -1,7 +1,7 @@
 //! Tiles on the board as bitboards, and removal of tiles without oxygen (RULES.md section 5).
 
-use crate::bits::Bits;
 use crate::tables::Tables;
+use hexgrid::Bits;
 
 /// The tiles on the board: one bitboard per colour (0 Orange, 1 Blue) and orientation, plus
 /// views of them that removal needs on every placement. The views are updated as tiles come

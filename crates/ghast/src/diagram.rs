@@ -1,9 +1,9 @@
 //! An ASCII picture of a position, for GTP's `showboard` and for people at a terminal.
 
 use crate::ghast::Ghast;
-use crate::hex::Geometry;
 use crate::position::Piece;
 use game::{Game, Side};
+use hexgrid::Geometry;
 use std::fmt::Write;
 
 /// Horizontal characters per hex; a row is shifted by half of it from the row above, which is

@@ -2,12 +2,12 @@
 //! [`U256`] for size 7.
 
 use crate::action::{Action, MoveError, MoveProblem};
-use crate::bits::U256;
 use crate::options::GhastOptions;
 use crate::position::{Position, PositionError, PositionProblem};
 use crate::result::GameResult;
 use crate::state::State;
 use game::Side;
+use hexgrid::U256;
 use std::fmt;
 
 /// Largest size whose (2R+1)^2 square fits a `u128`.

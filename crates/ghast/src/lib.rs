@@ -4,7 +4,6 @@
 //! [`Ghast`] is the game state; [`GhastOptions`] its validated parameters.
 
 mod action;
-mod bits;
 mod board;
 mod board_view;
 mod diagram;
@@ -12,7 +11,6 @@ pub mod fakerghast;
 mod game_impl;
 mod ghast;
 mod gtp_impl;
-mod hex;
 mod history;
 mod options;
 mod planes;
@@ -24,11 +22,10 @@ mod tables;
 mod tile;
 
 pub use action::{Action, MoveError, MoveProblem};
-pub use bits::{Bits, U256};
 pub use diagram::{colour_name, diagram};
 pub use fakerghast::{Fakerghast, FakerghastOptions, RawFakerghastOptions};
 pub use ghast::Ghast;
-pub use hex::{DIRECTIONS, Geometry, HexError};
+pub use hexgrid::{Bits, DIRECTIONS, Geometry, HexError, U256};
 pub use options::{GhastOptions, OptionsError, RawOptions, parse_fakes, parse_vetoes};
 pub use planes::CHANNELS;
 pub use position::{Piece, Position, PositionError, PositionProblem};

@@ -4,8 +4,8 @@
 //! [`RawOptions::validate`] (deserialisation goes through it too), so a game can always be
 //! started from it without a check that could fail.
 
-use crate::hex::Geometry;
 use crate::tile::Tile;
+use hexgrid::Geometry;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 

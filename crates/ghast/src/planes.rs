@@ -1,11 +1,11 @@
 //! `game::Planes` for [`Ghast`]: the network's view of a position.
 
-use crate::bits::Bits;
 use crate::board::Board;
 use crate::ghast::{Ghast, with_state};
 use crate::state::State;
 use crate::tables::Tables;
 use game::{PlaneShape, Planes, PolicyLayout, Side};
+use hexgrid::Bits;
 
 /// Input planes, all from the point of view of the side to move:
 ///

@@ -1,9 +1,10 @@
 //! Position strings `<rows> <to-move> <turn>` (RULES.md section 8), as a plain cell-by-cell
 //! value: the notation's own type, and an obviously-correct model for tests.
 
-use crate::hex::Geometry;
-use crate::symmetry::{map_cell, map_orientation};
+use crate::symmetry::map_orientation;
 use game::Side;
+use hexgrid::Geometry;
+use hexgrid::map_cell;
 use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;

@@ -2,7 +2,6 @@
 //! checks (RULES.md sections 4 to 7).
 
 use crate::action::{Action, MoveProblem};
-use crate::bits::Bits;
 use crate::board::Board;
 use crate::history::History;
 use crate::options::GhastOptions;
@@ -10,6 +9,7 @@ use crate::position::{Piece, Position};
 use crate::result::{EndReason, GameResult, end_check, outcome_by_score};
 use crate::tables::{Tables, intern, splitmix64};
 use game::{Outcome, Side};
+use hexgrid::Bits;
 use std::fmt;
 
 const ORANGE: usize = 0;

@@ -5,9 +5,9 @@
 //! does constantly) copies a pointer instead of touching a shared reference count. A process
 //! only ever sees a handful of option sets, so the interned tables stay small.
 
-use crate::bits::Bits;
-use crate::hex::Geometry;
 use crate::options::GhastOptions;
+use hexgrid::Bits;
+use hexgrid::Geometry;
 use std::any::Any;
 use std::sync::Mutex;
 
@@ -212,7 +212,7 @@ pub(crate) fn intern<B: Bits>(options: &GhastOptions) -> &'static Tables<B> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hex::DIRECTIONS;
+    use hexgrid::DIRECTIONS;
 
     #[test]
     fn steps_never_wrap_round_the_square() {

@@ -3,8 +3,9 @@
 
 use game::{BoardView, Game, Planes, Side};
 use ghast::fakerghast::{Move, RawFakerghastOptions};
-use ghast::symmetry::{map_cell, map_orientation};
+use ghast::symmetry::map_orientation;
 use ghast::{Fakerghast, FakerghastOptions};
+use hexgrid::map_cell;
 use proptest::prelude::*;
 
 /// Random options of both variants on sizes 3..=7 (so both bit-set widths play) and a random

@@ -169,7 +169,7 @@ proptest! {
                 _ => plane,
             };
             for cell in geometry.on_board_cells() {
-                let to = ghast::symmetry::map_cell(geometry, sym, cell);
+                let to = hexgrid::map_cell(geometry, sym, cell);
                 prop_assert_eq!(
                     planes[plane * cells + cell],
                     mapped_planes[mapped_plane * cells + to],

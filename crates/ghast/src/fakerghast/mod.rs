@@ -21,11 +21,11 @@ pub use planes::CHANNELS;
 pub use show::{Board, Cell, FaceDown, PendingReal};
 
 use crate::action::MoveError;
-use crate::bits::{Bits, U256};
 use crate::position::{tile_letter, to_move_letter, write_rows};
 use crate::result::GameResult;
 use crate::state::side;
 use game::Side;
+use hexgrid::{Bits, U256};
 use state::HiddenState;
 use std::fmt::Write;
 

@@ -3,7 +3,7 @@
 //! that the policy stays hex x orientation.
 
 use crate::action::{Action, MoveError, MoveProblem};
-use crate::hex::Geometry;
+use hexgrid::Geometry;
 
 /// A tile as placed: its hex (cell index) and orientation, packed small because the state
 /// keeps several and search copies states constantly.

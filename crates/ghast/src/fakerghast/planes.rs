@@ -4,9 +4,9 @@
 
 use super::state::HiddenState;
 use super::{Fakerghast, with_hidden};
-use crate::bits::Bits;
 use crate::planes::{face_up_ownership, on_board_mask};
 use game::{PlaneShape, Planes, PolicyLayout, Side};
+use hexgrid::Bits;
 
 /// Input planes, all from the point of view of the side to move:
 ///

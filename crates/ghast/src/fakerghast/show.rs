@@ -5,12 +5,12 @@
 use super::moves::{Decision, Move};
 use super::options::{FakerghastOptions, Hiding};
 use super::{Fakerghast, with_hidden};
-use crate::bits::Bits;
 use crate::board_view::PlacedTile;
 use crate::diagram::{colour_letter, colour_name, picture};
 use crate::state::side;
 use crate::tile::Tile;
 use game::{BoardView, Effect, Game, GtpGame, Side, final_score_text};
+use hexgrid::Bits;
 use serde::Serialize;
 use std::fmt::Write;
 

@@ -5,13 +5,13 @@
 use super::moves::{Decision, Move, Placement};
 use super::options::{self, FakerghastOptions, Hiding};
 use crate::action::MoveProblem;
-use crate::bits::Bits;
 use crate::board::Board;
 use crate::history::History;
 use crate::result::{EndReason, GameResult, end_check, outcome_by_score};
 use crate::state::{placement_problem, side, side_name};
 use crate::tables::{Tables, intern, splitmix64};
 use game::Outcome;
+use hexgrid::Bits;
 
 /// Hidden pairs on the board at most: a side has at most D of them (each of its last D turns),
 /// and D is at most 3; under `fakes` a side has at most one.

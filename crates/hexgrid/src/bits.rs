@@ -1,8 +1,8 @@
 //! Bit sets over board cells.
 //!
-//! Boards up to size 6 (an 11 x 11 square, 121 cells) fit a `u128`, which keeps the standard
-//! game fast; size 7 (13 x 13, 169 cells) needs [`U256`]. The rules are written once, generic
-//! over [`Bits`].
+//! Boards up to size 6 (an 11 x 11 square, 121 cells) fit a `u128`, which keeps Ghast's
+//! standard game fast; size 7 (13 x 13, 169 cells) needs [`U256`]. Rules are written once,
+//! generic over [`Bits`].
 
 use std::fmt::Debug;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};

@@ -1,4 +1,6 @@
-//! Board geometry and hex names (RULES.md sections 1 and 2).
+//! A hexagon of hexes (or of points on the triangular lattice, the same thing read another
+//! way) with `size` cells per side: where its cells are, their depth, their neighbours and
+//! their names (RULES.md sections 1 and 2, VASTUZ.md section 1).
 //!
 //! Cells are indexed `y * W + x` in the (2R+1) x (2R+1) square, the same layout as the
 //! network's planes and the dense action indices, so no translation is ever needed.
@@ -25,8 +27,13 @@ pub struct Geometry {
 }
 
 impl Geometry {
-    /// `size` must already be validated (2..=7, see [`crate::GhastOptions`]).
-    pub(crate) fn new(size: u8) -> Self {
+    /// The board of `size` cells per side, which a game's options have checked: 1 to 13
+    /// (the width 2R + 1 is then at most 25 columns, named `a` to `y`).
+    ///
+    /// # Panics
+    /// On a size outside 1..=13.
+    pub fn new(size: u8) -> Self {
+        assert!((1..=13).contains(&size), "a hex board of size {size}");
         Geometry { size }
     }
 
