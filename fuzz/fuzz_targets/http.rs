@@ -4,17 +4,19 @@
 //! every request gets a reply and the server never panics. Input: the four fields, one per
 //! line, the body last (it may span lines).
 
-use ghast::GhastOptions;
+use ghast::{Ghast, GhastOptions};
 use libfuzzer_sys::fuzz_target;
 use mcts::{SearchConfig, UniformEvaluator};
-use serve::{App, Bot, BotPool, Request};
+use play::Bot;
+use serve::{App, BotPool, Request};
 use std::sync::OnceLock;
 
-fn app() -> &'static App<UniformEvaluator> {
-    static APP: OnceLock<App<UniformEvaluator>> = OnceLock::new();
+fn app() -> &'static App<Ghast, UniformEvaluator> {
+    static APP: OnceLock<App<Ghast, UniformEvaluator>> = OnceLock::new();
     APP.get_or_init(|| {
-        let bots = BotPool::new(vec![Bot::new(UniformEvaluator, SearchConfig::play())]);
-        App::new(bots, GhastOptions::default(), 8)
+        let bot = Bot::with_evaluator("uniform", UniformEvaluator, SearchConfig::play(), 8, 0)
+            .expect("8 visits are allowed");
+        App::new(BotPool::new(vec![bot]), GhastOptions::default(), 8)
     })
 }
 

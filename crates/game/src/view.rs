@@ -10,6 +10,12 @@ pub trait BoardView: Game {
     /// places take a move now.
     type Board: Serialize;
 
+    /// The page's drawing of this game: the source of an ES module, served as `/game.js`,
+    /// that draws [`BoardView::Board`] and the game's own controls (the serve crate's
+    /// `page.js` says what it exports). The game's crate ships it, so a new game brings its
+    /// board with it.
+    const PAGE_MODULE: &'static str;
+
     /// The board as `viewer` may see it (which matters only where something is hidden).
     fn board(&self, viewer: Side) -> Self::Board;
 

@@ -50,6 +50,8 @@ pub struct Pending {
 impl BoardView for Ghast {
     type Board = Board;
 
+    const PAGE_MODULE: &'static str = include_str!("../page/hex.js");
+
     fn board(&self, _viewer: game::Side) -> Board {
         let options = self.options();
         let geometry = options.geometry();

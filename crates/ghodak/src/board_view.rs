@@ -31,6 +31,8 @@ pub struct Point {
 impl BoardView for Ghodak {
     type Board = Board;
 
+    const PAGE_MODULE: &'static str = include_str!("../page/go.js");
+
     fn board(&self, _viewer: game::Side) -> Board {
         let options = self.options();
         let size = options.size();

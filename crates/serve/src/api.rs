@@ -143,6 +143,12 @@ impl<G: BoardView, E: Evaluator<G>> App<G, E> {
             ("GET", "/page.js") => {
                 return Reply::text("text/javascript; charset=utf-8", assets::JS);
             }
+            ("GET", "/kit.js") => {
+                return Reply::text("text/javascript; charset=utf-8", assets::KIT);
+            }
+            ("GET", "/game.js") => {
+                return Reply::text("text/javascript; charset=utf-8", G::PAGE_MODULE);
+            }
             _ => {}
         }
         let (id, new) = self.sessions().find_or_start(request.session, || {
@@ -171,9 +177,11 @@ impl<G: BoardView, E: Evaluator<G>> App<G, E> {
                 state(session)
             }),
             ("POST", "/api/analyse") => self.analyse(id, parse(body)?),
-            (_, "/" | "/page.css" | "/page.js" | "/api/state" | "/api/record") => {
-                Err(Reply::error(405, format!("{path} answers GET only")))
-            }
+            (
+                _,
+                "/" | "/page.css" | "/page.js" | "/kit.js" | "/game.js" | "/api/state"
+                | "/api/record",
+            ) => Err(Reply::error(405, format!("{path} answers GET only"))),
             (_, "/api/new" | "/api/play" | "/api/bot" | "/api/undo" | "/api/analyse") => {
                 Err(Reply::error(405, format!("{path} answers POST only")))
             }

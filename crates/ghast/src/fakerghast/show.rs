@@ -185,6 +185,8 @@ pub struct FaceDown {
 impl BoardView for Fakerghast {
     type Board = Board;
 
+    const PAGE_MODULE: &'static str = include_str!("../../page/hex.js");
+
     fn board(&self, viewer: Side) -> Board {
         let options = self.options().ghast();
         let geometry = options.geometry();
