@@ -13,10 +13,12 @@ pub use input_error::InputError;
 #[command(
     name = "ghast",
     version,
-    about = "Self-play training, evaluation and play for the hex game Ghast",
-    long_about = "Self-play training, evaluation and play for the hex game Ghast.\n\n\
-        Rules: docs/RULES.md. Moves are written `<hex>:<orientation>` (for example `f6:3`), `pass`, \
-        `accept` or `veto`.",
+    about = "Self-play training, evaluation and play for board games",
+    long_about = "Self-play training, evaluation and play for board games: AlphaZero done the way \
+        KataGo does it.\n\n\
+        `ghast games` lists the games, their rules (set with `--rule KEY=VALUE`, or `--KEY VALUE`) \
+        and what each can do; moves are written in each game's notation (docs/RULES.md for \
+        Ghast: `f6:3`, `pass`, `accept`, `veto`).",
     propagate_version = true
 )]
 struct Cli {

@@ -72,6 +72,7 @@ pub enum Command {
     /// Examples:
     ///   echo "f6:0 a1:3 pass pass" | ghast replay --size 6
     ///   echo "E5 C3 pass pass" | ghast replay --game ghodak --size 9 --komi 7.5
+    ///   echo "roll 4 roll 3 hold" | ghast replay --game pig --target 20
     #[command(verbatim_doc_comment)]
     Replay(replay::Args),
     /// Measure the speed of the rules, the search, the network and the self-play loop.
