@@ -137,6 +137,10 @@ fn bad_commands_say_why() {
             .unwrap_err()
             .contains("from 1")
     );
+    assert_eq!(
+        send(&mut engine, "ghast-chance 3"),
+        Err("no chance event is due: a side decides now".into())
+    );
 }
 
 #[test]
