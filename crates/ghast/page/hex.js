@@ -4,7 +4,7 @@
 // answer to a veto request. In Fakerghast the server sends only what the human may see:
 // which of the bot's face-down tiles is real is never in the state.
 
-import { $, el, heatFill, heatMap, html, humanToMove, removedCross, view } from "/kit.js";
+import { $, SVG, cap, el, heatFill, heatMap, html, humanToMove, removedCross, view } from "/kit.js";
 
 const HEX = 26; // hex radius in SVG units: centre to corner
 const SQRT3 = Math.sqrt(3);
@@ -171,7 +171,7 @@ function drawPreview() {
 /** The tile to place and its rotation, the fake-less single of the few-fakes variant, and
  *  the answer to a veto request. */
 export function setUp() {
-  const preview = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  const preview = document.createElementNS(SVG, "svg");
   preview.id = "preview";
   preview.setAttribute("viewBox", "-30 -30 60 60");
   preview.setAttribute("aria-label", "Tile to place");
@@ -240,8 +240,7 @@ export function marginText() {
   const state = view.state;
   const b = state.board;
   const lead = b.tiles[0] - b.tiles[1];
-  const leader = state.colours[lead > 0 ? 0 : 1];
-  const name = leader[0].toUpperCase() + leader.slice(1);
+  const name = cap(state.colours[lead > 0 ? 0 : 1]);
   return lead === 0
     ? `Level on tiles; a lead of ${b.win_margin} wins.`
     : `${name} leads by ${Math.abs(lead)} of the ${b.win_margin} that win.`;

@@ -71,12 +71,12 @@ pub(crate) fn colour_letter(side: Side) -> char {
     }
 }
 
+/// The sides' names as GTP and the rules write them: Orange moves first.
+pub(crate) const COLOURS: [&str; 2] = ["orange", "blue"];
+
 /// The colour's name as GTP and the rules write it.
 pub fn colour_name(side: Side) -> &'static str {
-    match side {
-        Side::First => "orange",
-        Side::Second => "blue",
-    }
+    COLOURS[side.index()]
 }
 
 fn summary(game: &Ghast) -> String {

@@ -12,25 +12,9 @@ impl Game for Ghast {
 
     const ABOUT: &'static str = "the hex game of tiles and couplers, with vetoes (RULES.md)";
 
-    const OPTION_HELP: &'static [(&'static str, &'static str)] = &[
-        (
-            "size",
-            "hexes per side of the board, 2..=7 (6 is the standard board)",
-        ),
-        (
-            "tile",
-            "the tile: its couplers, ranged coupler and receiver",
-        ),
-        ("win_margin", "the tile lead that wins at once, at least 1"),
-        ("komi", "points added to Blue's score, a multiple of 0.5"),
-        ("vetoes", "vetoes of Orange and of Blue, as O,B"),
-        (
-            "max_turns",
-            "turns after which the game ends as at passes (default: 4 times the hexes)",
-        ),
-    ];
+    const OPTION_HELP: &'static [(&'static str, &'static str)] = &crate::options::RULES_HELP;
 
-    const COLOURS: [&'static str; 2] = ["orange", "blue"];
+    const COLOURS: [&'static str; 2] = crate::diagram::COLOURS;
 
     fn with_gtp<W: GtpWork<Self>>(work: W) -> Option<W::Output> {
         Some(work.run())

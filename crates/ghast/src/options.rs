@@ -42,6 +42,25 @@ pub enum OptionsError {
     NoHiding,
 }
 
+/// One line on each of [`RawOptions`]' fields, in their order: the rules `ghast games` lists.
+pub(crate) const RULES_HELP: [(&str, &str); 6] = [
+    (
+        "size",
+        "hexes per side of the board, 2..=7 (6 is the standard board)",
+    ),
+    (
+        "tile",
+        "the tile: its couplers, ranged coupler and receiver",
+    ),
+    ("win_margin", "the tile lead that wins at once, at least 1"),
+    ("komi", "points added to Blue's score, a multiple of 0.5"),
+    ("vetoes", "vetoes of Orange and of Blue, as O,B"),
+    (
+        "max_turns",
+        "turns after which the game ends as at passes (default: 4 times the hexes)",
+    ),
+];
+
 /// Options as a user writes them, before validation; wide signed types so that a negative or
 /// oversized value reaches [`RawOptions::validate`] and gets a message naming it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

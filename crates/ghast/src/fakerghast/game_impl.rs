@@ -18,33 +18,9 @@ impl Game for Fakerghast {
 
     const ABOUT: &'static str = "Ghast with face-down tiles: every placement a pair, one real, one fake (RULES.md section 9)";
 
-    const OPTION_HELP: &'static [(&'static str, &'static str)] = &[
-        (
-            "size",
-            "hexes per side of the board, 2..=7 (6 is the standard board)",
-        ),
-        (
-            "tile",
-            "the tile: its couplers, ranged coupler and receiver",
-        ),
-        ("win_margin", "the tile lead that wins at once, at least 1"),
-        ("komi", "points added to Blue's score, a multiple of 0.5"),
-        ("vetoes", "vetoes of Orange and of Blue, as O,B"),
-        (
-            "max_turns",
-            "turns after which the game ends as at passes (default: 4 times the hexes)",
-        ),
-        (
-            "fakerghast",
-            "turns of its owner before a pair is revealed, 1..=3 (default 2; 0 with fakes)",
-        ),
-        (
-            "fakes",
-            "the few-fakes variant: pairs Orange and Blue may place, as O,B, each revealed at its owner's next turn",
-        ),
-    ];
+    const OPTION_HELP: &'static [(&'static str, &'static str)] = &super::options::RULES_HELP;
 
-    const COLOURS: [&'static str; 2] = ["orange", "blue"];
+    const COLOURS: [&'static str; 2] = crate::diagram::COLOURS;
 
     fn with_gtp<W: GtpWork<Self>>(work: W) -> Option<W::Output> {
         Some(work.run())

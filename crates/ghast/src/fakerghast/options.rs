@@ -35,6 +35,27 @@ impl Hiding {
     }
 }
 
+/// One line on each of [`RawFakerghastOptions`]' fields: Ghast's rules, then the two of hiding.
+pub(crate) const RULES_HELP: [(&str, &str); 8] = {
+    let ghast = crate::options::RULES_HELP;
+    [
+        ghast[0],
+        ghast[1],
+        ghast[2],
+        ghast[3],
+        ghast[4],
+        ghast[5],
+        (
+            "fakerghast",
+            "turns of its owner before a pair is revealed, 1..=3 (default 2; 0 with fakes)",
+        ),
+        (
+            "fakes",
+            "the few-fakes variant: pairs Orange and Blue may place, as O,B, each revealed at its owner's next turn",
+        ),
+    ]
+};
+
 /// Fakerghast options as a user writes them: Ghast's, `fakerghast` and `fakes`. Vetoes are
 /// here only so that setting them gets the rules' own error.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
