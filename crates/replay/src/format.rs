@@ -176,48 +176,8 @@ mod tests {
     #[test]
     fn version_2_shards_read_with_no_chance_outcomes() {
         let shard = numbered_shard(0, 0, 5);
-        #[derive(serde::Serialize)]
-        struct MoveV2 {
-            action: u32,
-            policy: Vec<(u32, u32)>,
-            root_value: f32,
-            full_search: bool,
-            surprise: f32,
-        }
-        #[derive(serde::Serialize)]
-        struct RecordV2<'a> {
-            generation: u32,
-            moves: Vec<MoveV2>,
-            outcome: game::Outcome,
-            end_reason: &'a str,
-            final_position: &'a str,
-            resign_playthrough: Option<crate::ResignPlaythrough>,
-        }
-        let records: Vec<RecordV2> = shard
-            .records
-            .iter()
-            .map(|r| RecordV2 {
-                generation: r.generation,
-                moves: r
-                    .moves
-                    .iter()
-                    .map(|m| MoveV2 {
-                        action: m.action,
-                        policy: m.policy.clone(),
-                        root_value: m.root_value,
-                        full_search: m.full_search,
-                        surprise: m.surprise,
-                    })
-                    .collect(),
-                outcome: r.outcome,
-                end_reason: &r.end_reason,
-                final_position: &r.final_position,
-                resign_playthrough: r.resign_playthrough,
-            })
-            .collect();
-        let body =
-            bincode::serde::encode_to_vec((&shard.header, records), bincode::config::standard())
-                .unwrap();
+        let old = crate::legacy::ShardV2::from(&shard);
+        let body = bincode::serde::encode_to_vec(old, bincode::config::standard()).unwrap();
         let mut bytes = MAGIC.to_vec();
         bytes.extend_from_slice(&2u32.to_le_bytes());
         bytes.extend(zstd::encode_all(body.as_slice(), 0).unwrap());

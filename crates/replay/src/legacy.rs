@@ -3,12 +3,12 @@
 
 use crate::{GameRecord, MoveRecord, ResignPlaythrough, Shard, ShardHeader};
 use game::Outcome;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// The format version whose records lack [`MoveRecord::chance`].
 pub(crate) const VERSION_2: u32 = 2;
 
-#[derive(Deserialize)]
+#[derive(Serialize, Deserialize)]
 struct MoveRecordV2 {
     action: u32,
     policy: Vec<(u32, u32)>,
@@ -17,7 +17,7 @@ struct MoveRecordV2 {
     surprise: f32,
 }
 
-#[derive(Deserialize)]
+#[derive(Serialize, Deserialize)]
 pub(crate) struct GameRecordV2 {
     generation: u32,
     moves: Vec<MoveRecordV2>,
@@ -27,7 +27,7 @@ pub(crate) struct GameRecordV2 {
     resign_playthrough: Option<ResignPlaythrough>,
 }
 
-#[derive(Deserialize)]
+#[derive(Serialize, Deserialize)]
 pub(crate) struct ShardV2 {
     header: ShardHeader,
     records: Vec<GameRecordV2>,
@@ -65,4 +65,44 @@ impl From<ShardV2> for Shard {
             records: old.records.into_iter().map(GameRecord::from).collect(),
         }
     }
+}
+
+impl From<&GameRecord> for GameRecordV2 {
+    /// The record as format 2 held it: the same, without the chance marks.
+    fn from(record: &GameRecord) -> Self {
+        GameRecordV2 {
+            generation: record.generation,
+            moves: record
+                .moves
+                .iter()
+                .map(|m| MoveRecordV2 {
+                    action: m.action,
+                    policy: m.policy.clone(),
+                    root_value: m.root_value,
+                    full_search: m.full_search,
+                    surprise: m.surprise,
+                })
+                .collect(),
+            outcome: record.outcome,
+            end_reason: record.end_reason.clone(),
+            final_position: record.final_position.clone(),
+            resign_playthrough: record.resign_playthrough,
+        }
+    }
+}
+
+impl From<&Shard> for ShardV2 {
+    fn from(shard: &Shard) -> Self {
+        ShardV2 {
+            header: shard.header.clone(),
+            records: shard.records.iter().map(GameRecordV2::from).collect(),
+        }
+    }
+}
+
+/// `record` as a build before format 3 wrote it into a journal ([`crate::encode_record`]'s
+/// bytes then), for tests that such old data still reads. Its chance marks are dropped.
+pub fn encode_record_v2(record: &GameRecord) -> Vec<u8> {
+    bincode::serde::encode_to_vec(GameRecordV2::from(record), bincode::config::standard())
+        .expect("a record always encodes")
 }

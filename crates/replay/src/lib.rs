@@ -30,6 +30,7 @@ mod test_support;
 
 pub use error::ReplayError;
 pub use format::{FORMAT_VERSION, MAGIC, decode_record, decode_shard, encode_record, encode_shard};
+pub use legacy::encode_record_v2;
 pub use local::LocalDirStore;
 pub use merge::{Merger, plan_merges};
 pub use name::ShardName;

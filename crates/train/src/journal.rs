@@ -133,35 +133,8 @@ pub(crate) mod tests {
     /// A journal left by a build before chance outcomes were marked keeps its games.
     #[test]
     fn entries_of_the_previous_format_are_recovered() {
-        #[derive(serde::Serialize)]
-        struct MoveV2 {
-            action: u32,
-            policy: Vec<(u32, u32)>,
-            root_value: f32,
-            full_search: bool,
-            surprise: f32,
-        }
         let game = record(3);
-        let moves: Vec<MoveV2> = game
-            .moves
-            .iter()
-            .map(|m| MoveV2 {
-                action: m.action,
-                policy: m.policy.clone(),
-                root_value: m.root_value,
-                full_search: m.full_search,
-                surprise: m.surprise,
-            })
-            .collect();
-        let old = (
-            game.generation,
-            moves,
-            game.outcome,
-            &game.end_reason,
-            &game.final_position,
-            game.resign_playthrough,
-        );
-        let body = bincode::serde::encode_to_vec(old, bincode::config::standard()).unwrap();
+        let body = replay::encode_record_v2(&game);
         let mut bytes = (body.len() as u64).to_le_bytes().to_vec();
         bytes.extend_from_slice(&body);
         let dir = tempfile::tempdir().unwrap();
