@@ -45,12 +45,7 @@ fn a_match_reports_results_and_saves_replayable_records() {
 
     let summary: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.path().join("match.json")).unwrap()).unwrap();
-    let replay_command = summary["replay"].as_str().unwrap();
-    let replay_args: Vec<&str> = replay_command
-        .split_whitespace()
-        .skip(1)
-        .take_while(|word| *word != "<")
-        .collect();
+    let replay_args = common::replay_args(&summary);
     assert_eq!(
         replay_args[..7],
         [

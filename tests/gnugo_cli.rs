@@ -91,13 +91,7 @@ fn against_gnugo(a: &str, extra: &[&str], records: &Path) -> serde_json::Value {
 /// Every game was played to its end by the rules (no forfeit), with Go's colour names, and
 /// replays through `ghast replay` with the command match.json gives.
 fn assert_whole_games(summary: &serde_json::Value, records: &Path, a: &str) {
-    let replay: Vec<&str> = summary["replay"]
-        .as_str()
-        .unwrap()
-        .split_whitespace()
-        .skip(1)
-        .take_while(|word| *word != "<")
-        .collect();
+    let replay = common::replay_args(summary);
     assert_eq!(replay[..5], ["replay", "--game", "ghodak", "--size", "7"]);
     let games = summary["games"].as_array().unwrap();
     assert_eq!(games.len(), 2);

@@ -115,13 +115,7 @@ fn pig_trains_rates_and_exports_without_gtp_or_a_page() {
     let summary: serde_json::Value =
         serde_json::from_slice(&std::fs::read(records.join("match.json")).unwrap()).unwrap();
     assert_eq!(summary["paired_chance"], true, "{summary}");
-    let replay_args: Vec<&str> = summary["replay"]
-        .as_str()
-        .unwrap()
-        .split_whitespace()
-        .skip(1)
-        .take_while(|word| *word != "<")
-        .collect();
+    let replay_args = common::replay_args(&summary);
     for game in summary["games"].as_array().unwrap() {
         let moves = std::fs::read_to_string(records.join(game["file"].as_str().unwrap())).unwrap();
         let replayed = ghast(&replay_args, &moves);

@@ -20,3 +20,19 @@ pub fn ghast(args: &[&str], stdin: &str) -> Output {
         .unwrap();
     child.wait_with_output().unwrap()
 }
+
+/// The `ghast replay` words of a match's `match.json` (its `replay` field, without `ghast`
+/// and the `< game-NNNN.moves` redirection), which replay every game of the match.
+#[allow(
+    dead_code,
+    reason = "not every test binary that shares these helpers plays matches"
+)]
+pub fn replay_args(summary: &serde_json::Value) -> Vec<&str> {
+    summary["replay"]
+        .as_str()
+        .expect("match.json names its replay command")
+        .split_whitespace()
+        .skip(1)
+        .take_while(|word| *word != "<")
+        .collect()
+}
