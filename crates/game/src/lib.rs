@@ -268,42 +268,39 @@ pub fn moves_in_full<G: Game>(start: &G, actions: &[usize]) -> Vec<String> {
 /// ([`Game::told_move`]), or each in full to its mover with no viewer. A move still in
 /// progress at the end is left out.
 pub fn told_moves<G: Game>(start: &G, actions: &[usize], viewer: Option<Side>) -> Vec<String> {
-    let mut game = start.clone();
-    whole_moves(start, actions)
-        .into_iter()
-        .map(|(mover, range)| {
-            let before = game.clone();
-            for &action in &actions[range.clone()] {
-                game.apply(action);
-            }
-            let viewer = viewer.unwrap_or(match mover {
-                Mover::Side(side) => side,
-                Mover::Chance => before.to_move(),
-            });
-            G::told_move(&before, &actions[range], &game, viewer)
-        })
-        .collect()
+    let mut moves = Vec::new();
+    for_each_move(start, actions, |played| {
+        moves.push(match viewer {
+            Some(viewer) => played.told_to(viewer),
+            None => played.in_full(),
+        });
+    });
+    moves
 }
 
 /// The whole moves of a game played from `start` by `actions`: who made each, and the range
 /// of its actions. A move still in progress at the end is left out.
 pub fn whole_moves<G: Game>(start: &G, actions: &[usize]) -> Vec<(Mover, std::ops::Range<usize>)> {
-    let mut game = start.clone();
     let mut moves = Vec::new();
-    let mut first = 0;
-    let mut mover = None;
-    for (index, &action) in actions.iter().enumerate() {
-        let by = if game.is_chance() {
-            Mover::Chance
-        } else {
-            Mover::Side(game.to_move())
-        };
-        mover.get_or_insert(by);
-        game.apply(action);
-        if !game.mid_move() || game.outcome().is_some() {
-            moves.push((mover.take().expect("set above"), first..index + 1));
-            first = index + 1;
+    let mut end = 0;
+    for_each_move(start, actions, |played| {
+        let first = end;
+        end += played.actions.len();
+        moves.push((played.mover, first..end));
+    });
+    moves
+}
+
+/// Replays `actions` (legal, as a game played them) from `start` through a referee, handing
+/// each whole move to `f` as it ends.
+fn for_each_move<G: Game>(start: &G, actions: &[usize], mut f: impl FnMut(&Played<'_, G>)) {
+    let mut referee = Referee::new(start.clone());
+    for &action in actions {
+        referee
+            .play(action)
+            .expect("the actions of a game that was played are legal");
+        if let Some(played) = referee.last_move() {
+            f(&played);
         }
     }
-    moves
 }

@@ -211,14 +211,24 @@ impl<G: Game> Referee<G> {
                 self.game.action_to_string(action)
             ));
         }
+        self.begin_action();
+        self.game.apply(action);
+        self.actions.push(action);
+        self.end_action();
+        Ok(())
+    }
+
+    /// Before an action: a move begins here if the last one was whole.
+    fn begin_action(&mut self) {
         if self.move_whole {
             self.move_start.clone_from(&self.game);
             self.move_first = self.actions.len();
         }
-        self.game.apply(action);
-        self.actions.push(action);
+    }
+
+    /// After the actions played: whether they finished their move.
+    fn end_action(&mut self) {
         self.move_whole = !self.game.mid_move() || self.game.outcome().is_some();
-        Ok(())
     }
 
     /// Plays the move `text` in the form [`Game::told_move`] writes it for the side to move
@@ -229,13 +239,10 @@ impl<G: Game> Referee<G> {
         if self.is_over() {
             return Err("the game is over".to_owned());
         }
-        if self.move_whole {
-            self.move_start.clone_from(&self.game);
-            self.move_first = self.actions.len();
-        }
+        self.begin_action();
         let actions = self.game.play_told(text)?;
         self.actions.extend_from_slice(&actions);
-        self.move_whole = !self.game.mid_move() || self.game.outcome().is_some();
+        self.end_action();
         Ok(actions)
     }
 
