@@ -152,32 +152,15 @@ impl<G: Game> Worker<G> {
         let chance_seed = self.rng.random();
         let referee = &mut self.referees[slot];
         let chance = &mut self.chance[slot];
-        let mut opening = Vec::new();
-        let mut decisions = 0;
         *chance = ChanceStream::new(chance_seed);
         *referee = Referee::new(start.clone());
-        loop {
-            while let Some(outcome) = referee.draw_chance(chance) {
-                opening.push(MoveRecord::unsearched(outcome, true));
-            }
-            if decisions == opening_moves || referee.is_over() {
-                break;
-            }
-            referee.game().legal_actions(&mut self.legal);
-            let action = self.legal[self.rng.random_range(0..self.legal.len())];
-            referee.play(action).expect("a legal action");
-            opening.push(MoveRecord::unsearched(action, false));
-            decisions += 1;
-        }
+        let (rng, legal) = (&mut self.rng, &mut self.legal);
+        let (mut opening, mut decisions) = open(referee, chance, rng, legal, opening_moves);
         if referee.is_over() {
             // An opening this short never ends a sane game; start from the beginning then
             // (chance first, should the game begin with it).
             *referee = Referee::new(start);
-            opening.clear();
-            decisions = 0;
-            while let Some(outcome) = referee.draw_chance(chance) {
-                opening.push(MoveRecord::unsearched(outcome, true));
-            }
+            (opening, decisions) = open(referee, chance, rng, legal, 0);
         }
         self.trees[slot].reset(referee.game());
         self.games[slot] = GameInFlight {
@@ -208,5 +191,32 @@ impl<G: Game> Worker<G> {
         let gumbel = self.config.search.formula == mcts::Formula::Gumbel;
         tree.set_root_noise((full || gumbel) && self.config.search.root_noise);
         self.games[slot].full_search = full;
+    }
+}
+
+/// Plays `decisions` uniformly random decisions (`legal` is scratch) from `referee`'s position,
+/// each with chance's outcomes before it and after the last, fewer if the game ends; returns
+/// their records and how many decisions were played.
+fn open<G: Game>(
+    referee: &mut Referee<G>,
+    chance: &mut ChanceStream,
+    rng: &mut ChaCha8Rng,
+    legal: &mut Vec<usize>,
+    decisions: u32,
+) -> (Vec<MoveRecord>, u32) {
+    let mut opening = Vec::new();
+    let mut played = 0;
+    loop {
+        while let Some(outcome) = referee.draw_chance(chance) {
+            opening.push(MoveRecord::unsearched(outcome, true));
+        }
+        if played == decisions || referee.is_over() {
+            return (opening, played);
+        }
+        referee.game().legal_actions(legal);
+        let action = legal[rng.random_range(0..legal.len())];
+        referee.play(action).expect("a legal action");
+        opening.push(MoveRecord::unsearched(action, false));
+        played += 1;
     }
 }
