@@ -2,7 +2,7 @@
 // exports): a Go board with its coordinates and star points, stones, the ko point and the
 // last stone played.
 
-import { el, heatFill, heatMap, humanToMove, removedCross, view } from "/kit.js";
+import { cap, el, heatFill, heatMap, humanToMove, removedCross, view } from "/kit.js";
 
 const GRID = 30; // distance between points in SVG units
 const COLUMNS = "ABCDEFGHJKLMNOPQRST";
@@ -109,7 +109,7 @@ export function moveCount() {
 export function marginText() {
   const state = view.state;
   const b = state.board;
-  const white = state.colours[1][0].toUpperCase() + state.colours[1].slice(1);
+  const white = cap(state.colours[1]);
   const ko = b.ko ? ` Ko: ${b.ko} is closed.` : "";
   return `Area scores, komi ${b.komi} for ${white}; ${b.moves_played} of ${b.max_moves} moves played.${ko}`;
 }
