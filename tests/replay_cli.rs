@@ -44,7 +44,14 @@ fn replays_every_vector_game_byte_for_byte() {
     assert_eq!(ghodak.len(), 40);
     let fakerghast = vector_games("crates/ghast/tests/data/fakerghast-replay-vectors.txt");
     assert_eq!(fakerghast.len(), 40);
-    for (args, expected) in ghast.into_iter().chain(ghodak).chain(fakerghast) {
+    let vastuz = vector_games("crates/vastuz/tests/data/vastuz-replay.txt");
+    assert_eq!(vastuz.len(), 40);
+    for (args, expected) in ghast
+        .into_iter()
+        .chain(ghodak)
+        .chain(fakerghast)
+        .chain(vastuz)
+    {
         let moves: Vec<&str> = expected
             .lines()
             .skip(1)
@@ -83,7 +90,7 @@ fn assert_refused(args: &[&str], stdin: &str, needle: &str) {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
-/// Every block of the illegal-move vectors (Ghast, Ghodak, Fakerghast): a position for the
+/// Every block of the illegal-move vectors (Ghast, Ghodak, Fakerghast, Vastuz): a position for the
 /// start and each legal prefix move (their text is checked by the replay vectors), then exit
 /// status 2 naming the refused move. One process per block:
 /// each start of the binary loads libtorch.
@@ -110,7 +117,7 @@ fn refuses_every_illegal_vector_move() {
         );
         checked += 1;
     }
-    assert_eq!(checked, 70 + 60 + 80);
+    assert_eq!(checked, 70 + 60 + 80 + 40);
 }
 
 #[test]

@@ -53,6 +53,7 @@ registry! {
     ghast::Fakerghast,
     ghodak::Ghodak,
     pig::Pig,
+    vastuz::Vastuz,
 }
 
 /// Runs `work` for the game called `name`. A name no game has is an [`InputError`] naming

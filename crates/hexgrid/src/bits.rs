@@ -1,8 +1,8 @@
 //! Bit sets over board cells.
 //!
-//! Boards up to size 6 (an 11 x 11 square, 121 cells) fit a `u128`, which keeps Ghast's
-//! standard game fast; size 7 (13 x 13, 169 cells) needs [`U256`]. Rules are written once,
-//! generic over [`Bits`].
+//! Boards up to size 6 (an 11 x 11 square, 121 cells) fit a `u128`, which keeps the standard
+//! games fast; sizes 7 and 8 (up to 15 x 15, 225 cells) need [`U256`], and sizes up to 13 (25 x
+//! 25, 625 cells) [`Words`]. Rules are written once, generic over [`Bits`].
 
 use std::fmt::Debug;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
@@ -11,6 +11,8 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
 pub trait Bits:
     Copy
     + Eq
+    + Ord
+    + std::hash::Hash
     + Debug
     + Send
     + Sync
@@ -136,7 +138,7 @@ impl Bits for u128 {
 }
 
 /// A 256-bit set: two `u128` halves, `lo` holding indices 0..128.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct U256 {
     lo: u128,
     hi: u128,
@@ -270,6 +272,119 @@ impl Bits for U256 {
     }
 }
 
+/// A set of `N * 64` cells in `N` words, word 0 holding indices 0..64: for the largest boards,
+/// where speed matters less than fitting at all.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Words<const N: usize>([u64; N]);
+
+impl<const N: usize> Default for Words<N> {
+    fn default() -> Self {
+        Words([0; N])
+    }
+}
+
+macro_rules! words_op {
+    ($trait:ident, $method:ident, $assign_trait:ident, $assign:ident, $op:tt) => {
+        impl<const N: usize> $trait for Words<N> {
+            type Output = Self;
+            #[inline(always)]
+            fn $method(self, rhs: Self) -> Self {
+                Words(std::array::from_fn(|i| self.0[i] $op rhs.0[i]))
+            }
+        }
+
+        impl<const N: usize> $assign_trait for Words<N> {
+            #[inline(always)]
+            fn $assign(&mut self, rhs: Self) {
+                *self = *self $op rhs;
+            }
+        }
+    };
+}
+
+words_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+words_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+
+impl<const N: usize> BitXor for Words<N> {
+    type Output = Self;
+    #[inline(always)]
+    fn bitxor(self, rhs: Self) -> Self {
+        Words(std::array::from_fn(|i| self.0[i] ^ rhs.0[i]))
+    }
+}
+
+impl<const N: usize> Not for Words<N> {
+    type Output = Self;
+    #[inline(always)]
+    fn not(self) -> Self {
+        Words(self.0.map(|word| !word))
+    }
+}
+
+impl<const N: usize> Bits for Words<N> {
+    const CAPACITY: usize = 64 * N;
+    const ZERO: Self = Words([0; N]);
+
+    fn bit(index: usize) -> Self {
+        let mut words = [0; N];
+        words[index / 64] = 1 << (index % 64);
+        Words(words)
+    }
+
+    fn shl(self, by: u32) -> Self {
+        let (whole, part) = ((by / 64) as usize, by % 64);
+        Words(std::array::from_fn(|i| {
+            let Some(from) = i.checked_sub(whole) else {
+                return 0;
+            };
+            let carry = match (part, from.checked_sub(1)) {
+                (1.., Some(below)) => self.0[below] >> (64 - part),
+                _ => 0,
+            };
+            (self.0[from] << part) | carry
+        }))
+    }
+
+    fn shr(self, by: u32) -> Self {
+        let (whole, part) = ((by / 64) as usize, by % 64);
+        Words(std::array::from_fn(|i| {
+            let from = i + whole;
+            if from >= N {
+                return 0;
+            }
+            let carry = match part {
+                1.. if from + 1 < N => self.0[from + 1] << (64 - part),
+                _ => 0,
+            };
+            (self.0[from] >> part) | carry
+        }))
+    }
+
+    fn count(self) -> u32 {
+        self.0.iter().map(|word| word.count_ones()).sum()
+    }
+
+    fn lowest(self) -> usize {
+        self.0
+            .iter()
+            .position(|&word| word != 0)
+            .map_or(Self::CAPACITY, |i| {
+                64 * i + self.0[i].trailing_zeros() as usize
+            })
+    }
+
+    fn select(self, mut k: u32) -> usize {
+        for (i, &word) in self.0.iter().enumerate() {
+            let ones = word.count_ones();
+            if k < ones {
+                return 64 * i + select_u64(word, k);
+            }
+            k -= ones;
+        }
+        Self::CAPACITY
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -299,5 +414,31 @@ mod tests {
         assert_eq!(set.shl(13).shr(13), set);
         assert_eq!(U256::bit(140).shr(26), U256::bit(114));
         assert_eq!(U256::bit(250).shl(26), U256::ZERO);
+    }
+
+    #[test]
+    fn words_agree_with_u256() {
+        let members = [0, 1, 63, 64, 65, 127, 128, 191, 200, 255];
+        let narrow = members
+            .iter()
+            .fold(U256::ZERO, |acc, &i| acc | U256::bit(i));
+        let wide = members
+            .iter()
+            .fold(Words::<4>::ZERO, |acc, &i| acc | Words::bit(i));
+        check_select(wide, &members);
+        for by in [0, 1, 13, 63, 64, 65, 127, 128, 200, 255] {
+            let ones = |set: Words<4>| set.ones().collect::<Vec<_>>();
+            assert_eq!(
+                ones(wide.shl(by)),
+                narrow.shl(by).ones().collect::<Vec<_>>(),
+                "shl {by}"
+            );
+            assert_eq!(
+                ones(wide.shr(by)),
+                narrow.shr(by).ones().collect::<Vec<_>>(),
+                "shr {by}"
+            );
+        }
+        assert_eq!(Words::<10>::bit(600).shr(25), Words::bit(575));
     }
 }

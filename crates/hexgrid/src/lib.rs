@@ -3,8 +3,10 @@
 
 mod bits;
 mod geometry;
+mod lattice;
 mod symmetry;
 
-pub use bits::{Bits, Ones, U256};
+pub use bits::{Bits, Ones, U256, Words};
 pub use geometry::{DIRECTIONS, Geometry, HexError};
+pub use lattice::Lattice;
 pub use symmetry::{SYMMETRIES, map_cell, map_direction};

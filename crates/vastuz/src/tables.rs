@@ -1,0 +1,72 @@
+//! Per-size tables: the lattice as bit sets and the Zobrist keys, built once per size and
+//! bit-set width and kept for the life of the process, so a state holds a plain `&'static`.
+
+use hexgrid::{Bits, Geometry, Lattice};
+use std::any::Any;
+use std::sync::Mutex;
+
+/// Seed of the Zobrist keys; fixed so hashes are the same in every run and process.
+const ZOBRIST_SEED: u64 = 0x7661_7374_757a_5f6b;
+
+fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[derive(Debug)]
+pub(crate) struct Tables<B> {
+    pub lattice: Lattice<B>,
+    /// Stone keys, indexed `colour * cells + cell`.
+    zobrist: Vec<u64>,
+    pub white_to_move: u64,
+    /// Xored in while `swap` is a legal move.
+    pub swap_open: u64,
+}
+
+impl<B: Bits> Tables<B> {
+    fn new(geometry: Geometry) -> Self {
+        let mut seed = ZOBRIST_SEED ^ u64::from(geometry.size());
+        Tables {
+            lattice: Lattice::new(geometry),
+            zobrist: (0..2 * geometry.cells())
+                .map(|_| splitmix64(&mut seed))
+                .collect(),
+            white_to_move: splitmix64(&mut seed),
+            swap_open: splitmix64(&mut seed),
+        }
+    }
+
+    pub fn geometry(&self) -> Geometry {
+        self.lattice.geometry()
+    }
+
+    #[inline(always)]
+    pub fn stone_key(&self, colour: usize, cell: usize) -> u64 {
+        self.zobrist[colour * self.geometry().cells() + cell]
+    }
+
+    pub fn name(&self, cell: usize) -> String {
+        self.geometry().hex_name(cell)
+    }
+}
+
+/// The tables for boards of `size`, built on first use.
+pub(crate) fn intern<B: Bits>(size: u8) -> &'static Tables<B> {
+    static CACHE: Mutex<Vec<&'static (dyn Any + Send + Sync)>> = Mutex::new(Vec::new());
+    let mut cache = CACHE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let found = cache
+        .iter()
+        .filter_map(|entry| entry.downcast_ref::<Tables<B>>())
+        .find(|tables| tables.geometry().size() == size);
+    if let Some(tables) = found {
+        return tables;
+    }
+    let tables: &'static Tables<B> = Box::leak(Box::new(Tables::new(Geometry::new(size))));
+    cache.push(tables);
+    tables
+}
