@@ -1,11 +1,11 @@
 //! `ghast serve` end to end in a real browser: the binary serves a tiny random network, and
 //! headless Chromium (driven by playwright-core, tests/browser/play.mjs for Ghast,
-//! play-go.mjs for Ghodak and play-fakerghast.mjs for Fakerghast) plays a few moves by clicking
-//! and checks the page against the API.
+//! play-go.mjs for Ghodak, play-fakerghast.mjs for Fakerghast and play-vastuz.mjs for Vastuz)
+//! plays moves by clicking and checks the page against the API.
 //!
 //! Needs `scripts/setup-browser.sh` (Chromium and playwright-core). Set `GHAST_SCREENSHOT`
-//! (Ghast) or `GHODAK_SCREENSHOT` to a path to keep the screenshot (docs/serve.png and
-//! docs/serve-ghodak.png are made this way).
+//! (Ghast), `GHODAK_SCREENSHOT` or `VASTUZ_SCREENSHOT` to a path to keep the screenshot
+//! (docs/serve.png, docs/serve-ghodak.png and docs/serve-vastuz.png are made this way).
 
 use game::Planes;
 use ghast::{Ghast, GhastOptions};
@@ -120,9 +120,57 @@ fn a_person_can_play_fakerghast_with_face_down_tiles_in_a_browser() {
     play_in_browser(&bot, "play-fakerghast.mjs", "FAKERGHAST_SCREENSHOT");
 }
 
+#[test]
+fn a_person_can_play_a_whole_vastuz_game_with_its_steals_in_a_browser() {
+    let temp = tempfile::tempdir().unwrap();
+    let options = vastuz::RawOptions { size: 4, pie: 1 }.validate().unwrap();
+    let bot = write_random_bot::<vastuz::Vastuz>(temp.path(), options);
+    let out = play_in_browser(&bot, "play-vastuz.mjs", "VASTUZ_SCREENSHOT");
+    // The game the page played, replayed by the rules on their own: the same end.
+    let text = std::fs::read_to_string(out.path().join("game.json")).expect("the page's game");
+    let game: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let moves: Vec<&str> = game["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(
+        moves.iter().any(|m| m.contains('+')),
+        "a turn with a steal: {moves:?}"
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_ghast"))
+        .args(["replay", "--game", "vastuz", "--size", "4", "--pie", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(moves.join("\n").as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("run ghast replay");
+    assert!(output.status.success());
+    let printed = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = printed.lines().collect();
+    let result = lines
+        .last()
+        .unwrap()
+        .strip_prefix("result ")
+        .expect("the game ended");
+    assert_eq!(result, game["result"].as_str().unwrap());
+    let position = lines[lines.len() - 2].split_once(' ').unwrap().1;
+    assert_eq!(position, game["position"].as_str().unwrap());
+}
+
 /// Serves `bot` and runs the browser script `script` against it; the screenshot is copied to
-/// the path in the environment variable `keep`, if it is set.
-fn play_in_browser(bot: &Path, script: &str, keep: &str) {
+/// the path in the environment variable `keep`, if it is set. Returns the folder the script
+/// wrote its screenshot (and anything else) to.
+fn play_in_browser(bot: &Path, script: &str, keep: &str) -> tempfile::TempDir {
     let browser = browser_dir();
     assert!(
         Path::new(CHROMIUM).exists() && browser.join("node_modules/playwright-core").exists(),
@@ -158,4 +206,5 @@ fn play_in_browser(bot: &Path, script: &str, keep: &str) {
     if let Some(path) = std::env::var_os(keep) {
         std::fs::copy(&screenshot, path).expect("copy the screenshot");
     }
+    temp
 }

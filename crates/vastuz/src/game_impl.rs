@@ -4,7 +4,7 @@
 use crate::options::VastuzOptions;
 use crate::state::Decision;
 use crate::vastuz::{COLOUR_NAMES, Inner, Vastuz, result_line, with_state};
-use game::{Game, Outcome, Side};
+use game::{BoardViewWork, Game, GtpWork, Outcome, Side};
 use hexgrid::SYMMETRIES;
 
 fn side_of(colour: usize) -> Side {
@@ -35,6 +35,14 @@ impl Game for Vastuz {
     ];
 
     const COLOURS: [&'static str; 2] = COLOUR_NAMES;
+
+    fn with_gtp<W: GtpWork<Self>>(work: W) -> Option<W::Output> {
+        Some(work.run())
+    }
+
+    fn with_board_view<W: BoardViewWork<Self>>(work: W) -> Option<W::Output> {
+        Some(work.run())
+    }
 
     fn new(options: &VastuzOptions) -> Self {
         Vastuz::new(options)

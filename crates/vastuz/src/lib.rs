@@ -6,7 +6,9 @@
 //! targets are a few shifts, shapes are compared by a canonical key over the 12 symmetries,
 //! and `apply` leaves the next decision's legal choices ready.
 
+mod board_view;
 mod game_impl;
+mod gtp_impl;
 mod options;
 mod planes;
 mod position;
@@ -14,8 +16,9 @@ mod state;
 mod tables;
 mod vastuz;
 
+pub use board_view::{Board, Point};
 pub use options::{OptionsError, RawOptions, VastuzOptions};
 pub use planes::CHANNELS;
 pub use position::PositionError;
 pub use state::Decision;
-pub use vastuz::Vastuz;
+pub use vastuz::{TurnMarks, Vastuz};

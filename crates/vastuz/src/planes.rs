@@ -50,11 +50,12 @@ impl Planes for Vastuz {
     }
 
     fn ownership(&self, side: Side, out: &mut [f32]) {
-        out.fill(0.0);
-        for cell in 0..self.geometry().cells() {
-            if let Some(colour) = self.colour_at(cell) {
-                out[cell] = if colour == side.index() { 1.0 } else { -1.0 };
-            }
+        for (cell, owner) in out.iter_mut().enumerate() {
+            *owner = match self.colour_at(cell) {
+                Some(colour) if colour == side.index() => 1.0,
+                Some(_) => -1.0,
+                None => 0.0,
+            };
         }
     }
 

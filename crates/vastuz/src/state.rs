@@ -121,7 +121,7 @@ impl<B: Bits> State<B> {
             while !rest.is_zero() {
                 let group = tables.lattice.flood(B::bit(rest.lowest()), stones[colour]);
                 state.groups[colour].push(Group::new(group));
-                rest = rest & !group;
+                rest &= !group;
             }
             for cell in stones[colour].ones() {
                 state.board_key ^= tables.stone_key(colour, cell);
@@ -315,7 +315,7 @@ impl<B: Bits> State<B> {
     }
 
     fn lift_stone(&mut self, colour: usize, cell: usize) {
-        self.stones[colour] = self.stones[colour] & !B::bit(cell);
+        self.stones[colour] &= !B::bit(cell);
         self.board_key ^= self.tables.stone_key(colour, cell);
     }
 
@@ -366,7 +366,7 @@ impl<B: Bits> State<B> {
         while !rest.is_zero() {
             let piece = self.tables.lattice.flood(B::bit(rest.lowest()), rest);
             self.groups[enemy].push(Group::new(piece));
-            rest = rest & !piece;
+            rest &= !piece;
         }
         let taken = Taken {
             cell,
@@ -420,12 +420,12 @@ impl<B: Bits> State<B> {
                 let start = self.groups[me][thief].stones;
                 let targets = self.targets_of(thief) & !taken.group;
                 self.step = Some(Step { start, targets });
-                self.pending = self.pending & !start;
+                self.pending &= !start;
                 thief
             }
         };
         if let Some(step) = &mut self.step {
-            step.targets = step.targets & !taken.group;
+            step.targets &= !taken.group;
         }
         self.add_stone(me, cell);
         let group = &mut self.groups[me][thief];

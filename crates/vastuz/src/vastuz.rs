@@ -323,7 +323,7 @@ impl std::fmt::Display for Vastuz {
 
 /// A score in half points as section 8 writes it: `4` or `4.5`.
 pub(crate) fn score_text(half_points: u32) -> String {
-    if half_points % 2 == 0 {
+    if half_points.is_multiple_of(2) {
         (half_points / 2).to_string()
     } else {
         format!("{}.5", half_points / 2)
@@ -343,4 +343,31 @@ pub(crate) fn result_line(game: &Vastuz) -> Option<String> {
         score_text(black),
         score_text(white)
     ))
+}
+
+/// Where a turn stands, as points: what the page marks and the planes show.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TurnMarks {
+    /// The stones of the mover's pending groups.
+    pub pending: Vec<usize>,
+    /// The thief of the step under way: its stones now.
+    pub thief: Vec<usize>,
+    /// The step's remaining targets.
+    pub targets: Vec<usize>,
+    /// The stone taken and not yet put.
+    pub taken: Option<usize>,
+}
+
+impl Vastuz {
+    pub fn turn_marks(&self) -> TurnMarks {
+        with_state!(&self.inner, s => {
+            let thief = s.step.map(|step| s.groups[s.mover][s.group_at(s.mover, step.start.lowest())].stones);
+            TurnMarks {
+                pending: s.pending.ones().collect(),
+                thief: thief.map(|t| t.ones().collect()).unwrap_or_default(),
+                targets: s.step.map(|step| step.targets.ones().collect()).unwrap_or_default(),
+                taken: s.taken.map(|taken| taken.cell),
+            }
+        })
+    }
 }
