@@ -13,9 +13,9 @@ def seed(target, name, data):
     (folder / name).write_bytes(data if isinstance(data, bytes) else data.encode())
 
 
-# moves: a game-and-size byte (its remainder by 4: 0 Ghodak, 4 * (size - 5); 1 Ghast,
-# 4 * (size - 2) + 1; 2 Fakerghast, 4 * (size - 2 + 6 * (D - 1)) + 2; 3 Pig), the start
-# position, then the moves of a vector game. Fakerghast games under --fakes are not seeds:
+# moves: a game-and-size byte (its remainder by 5: 0 Ghodak, 5 * (size - 5); 1 Ghast,
+# 5 * (size - 2) + 1; 2 Fakerghast, 5 * (size - 2 + 6 * (D - 1)) + 2; 3 Pig; 4 Vastuz,
+# 5 * (size - 2) + 4), the start position, then the moves of a vector game. Fakerghast games under --fakes are not seeds:
 # the byte cannot say their variant.
 def vector_seeds(path, prefix, selector):
     game = None
@@ -39,16 +39,18 @@ def vector_seeds(path, prefix, selector):
 
 
 vector_seeds(root / "crates/ghast/tests/data/replay-vectors.txt", "ghast",
-             lambda game: 4 * (game["size"] - 2) + 1)
+             lambda game: 5 * (game["size"] - 2) + 1)
 vector_seeds(root / "crates/ghodak/tests/data/replay-vectors.txt", "ghodak",
-             lambda game: 4 * (game["size"] - 5))
+             lambda game: 5 * (game["size"] - 5))
 vector_seeds(root / "crates/ghast/tests/data/fakerghast-replay-vectors.txt", "fakerghast",
-             lambda game: 4 * (game["size"] - 2 + 6 * (game["delay"] - 1)) + 2)
-# Pig to 20 (target 2 + 18, selector 4 * 18 + 3): its position line is ignored.
-seed("moves", "pig", bytes([4 * 18 + 3]) + b"-\nroll\n4\nroll\n3\nhold\nroll\n1\nroll\n6\nroll\n6\nhold")
+             lambda game: 5 * (game["size"] - 2 + 6 * (game["delay"] - 1)) + 2)
+vector_seeds(root / "crates/vastuz/tests/data/vastuz-replay.txt", "vastuz",
+             lambda game: 5 * (game["size"] - 2) + 4)
+# Pig to 20 (target 2 + 18, selector 5 * 18 + 3): its position line is ignored.
+seed("moves", "pig", bytes([5 * 18 + 3]) + b"-\nroll\n4\nroll\n3\nhold\nroll\n1\nroll\n6\nroll\n6\nhold")
 
 seed("rules", "ghast", "size=4\nwin-margin=5\nvetoes=1,2\nkomi=0.5\nmax_turns=40\n")
-seed("rules", "others", "size=9\nkomi=7.5\nmax_moves=100\nfakerghast=1\nfakes=1,1\ntarget=20\n")
+seed("rules", "others", "size=9\nkomi=7.5\nmax_moves=100\nfakerghast=1\nfakes=1,1\ntarget=20\npie=0\n")
 seed("rules", "tables", "tile={ couplers = [2, 3], ranged = 0, receiver = 3 }\nfaces=[1]\n")
 
 for config in (root / "configs").glob("*.toml"):

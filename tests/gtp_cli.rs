@@ -319,3 +319,43 @@ fn two_engines_play_fakerghast_through_the_arena() {
         assert!(referee.result().is_some(), "{moves}");
     }
 }
+
+/// Vastuz over GTP: a steal's whole turn is one `play` (section 4.4's example), refused
+/// steals say why, and the engine answers `genmove` with whole turns that the rules replay.
+#[test]
+fn vastuz_turns_travel_whole_over_gtp() {
+    let temp = tempfile::tempdir().unwrap();
+    let options = vastuz::RawOptions { size: 4, pie: 1 }.validate().unwrap();
+    let mut gtp = Gtp::start(&export::<vastuz::Vastuz>(temp.path(), &options));
+    let example = "2x1/2o2/3o2/3x3/1o4/o4/4 b 9";
+    gtp.ok(&format!("ghast-set_position {example}"));
+    let refused = gtp.send("play black c4+e3-e3+a6-c5");
+    assert!(
+        refused.starts_with("? ") && refused.contains("still possible"),
+        "{refused}"
+    );
+    gtp.ok("play black c4+e3-e3+a6-c5+e2-g1");
+    assert_eq!(gtp.ok("ghast-position"), "2xx/5/3x2/2xx3/1ox3/5/4 w 10");
+    let mut referee =
+        vastuz::Vastuz::from_position(&options, "2xx/5/3x2/2xx3/1ox3/5/4 w 10").unwrap();
+    for colour in ["white", "black"].iter().cycle().take(60) {
+        let reply = gtp.ok(&format!("genmove {colour}"));
+        referee
+            .play(&reply)
+            .unwrap_or_else(|e| panic!("the engine's {reply}: {e}"));
+        assert_eq!(gtp.ok("ghast-position"), referee.position_text());
+        if referee.decision() == vastuz::Decision::Over {
+            break;
+        }
+    }
+    assert_eq!(referee.decision(), vastuz::Decision::Over, "the game ends");
+    let score = gtp.ok("final_score");
+    let [black, white] = referee.half_scores();
+    assert!(
+        score == "0" && black == white
+            || score.starts_with('B') && black > white
+            || score.starts_with('W') && white > black,
+        "{score}: {black}/2 against {white}/2"
+    );
+    assert!(gtp.ok("showboard").contains("result "));
+}

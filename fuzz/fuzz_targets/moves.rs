@@ -2,10 +2,11 @@
 //! Position strings and moves as users type them (`ghast replay`, GTP, the web page): parsing
 //! must refuse what is not a legal move with an error, and playing what it accepts must not
 //! panic. Input: a game-and-size byte, a position line, then one move per line. The byte's
-//! remainder by 4 picks Ghodak (sizes 5..=19), Ghast or Fakerghast (sizes 2..=7, D = 1..=3),
-//! or Pig (whose position line is ignored: it has no position strings); each line is tried as
-//! one action (chance's outcomes included), then as a whole move as a side is told it (a
-//! Fakerghast pair in full or in public form with its reveals).
+//! remainder by 5 picks Ghodak (sizes 5..=19), Ghast or Fakerghast (sizes 2..=7, D = 1..=3),
+//! Pig (whose position line is ignored: it has no position strings) or Vastuz (sizes
+//! 2..=13); each line is tried as one action (chance's outcomes included), then as a whole move
+//! as a side is told it (a Fakerghast pair in full or in public form with its reveals, a Vastuz
+//! placement with its steals).
 
 use game::{Game, GtpGame};
 use libfuzzer_sys::fuzz_target;
@@ -37,8 +38,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let (position, moves) = text.split_once('\n').unwrap_or((text, ""));
-    let size = i64::from(selector / 4);
-    match selector % 4 {
+    let size = i64::from(selector / 5);
+    match selector % 5 {
         0 => {
             let raw = ghodak::RawOptions {
                 size: 5 + size % 15,
@@ -67,13 +68,22 @@ fuzz_target!(|data: &[u8]| {
                 play_lines(from_position::<ghast::Fakerghast>(&options, position), moves);
             }
         }
-        _ => {
+        3 => {
             let raw = pig::RawOptions {
                 target: 2 + size,
                 ..pig::RawOptions::default()
             };
             if let Ok(options) = raw.validate() {
                 play_lines(pig::Pig::new(&options), moves);
+            }
+        }
+        _ => {
+            let raw = vastuz::RawOptions {
+                size: 2 + size % 12,
+                ..vastuz::RawOptions::default()
+            };
+            if let Ok(options) = raw.validate() {
+                play_lines(from_position::<vastuz::Vastuz>(&options, position), moves);
             }
         }
     }

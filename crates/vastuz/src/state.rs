@@ -61,7 +61,7 @@ pub(crate) struct Taken<B> {
     key: B,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(crate) struct State<B: Bits> {
     pub tables: &'static Tables<B>,
     pub pie: bool,
@@ -87,11 +87,12 @@ pub(crate) struct State<B: Bits> {
 
 impl<B: Bits> State<B> {
     pub fn new(tables: &'static Tables<B>, pie: bool) -> Self {
+        let points = tables.geometry().hexes();
         let mut state = State {
             tables,
             pie,
             stones: [B::ZERO; 2],
-            groups: [Vec::new(), Vec::new()],
+            groups: [Vec::with_capacity(points), Vec::with_capacity(points)],
             mover: BLACK,
             move_number: 1,
             decision: Decision::Place,
@@ -552,6 +553,19 @@ impl<B: Bits> State<B> {
             key = mixer.finish();
         }
         key
+    }
+}
+
+/// A copy whose group lists keep room for a group per point, so that `apply` on it never
+/// allocates (a derived clone would leave no room, and the first new group would).
+impl<B: Bits> Clone for State<B> {
+    fn clone(&self) -> Self {
+        let groups = self.groups.each_ref().map(|groups| {
+            let mut copy = Vec::with_capacity(groups.capacity());
+            copy.extend_from_slice(groups);
+            copy
+        });
+        State { groups, ..*self }
     }
 }
 

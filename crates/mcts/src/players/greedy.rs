@@ -3,6 +3,7 @@ use game::Game;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::collections::HashMap;
 
 /// The move that leaves the best score difference right after it, ties at random: one ply of
 /// lookahead and no more. (In Ghast a placement may wait for the opponent's veto answer; the
@@ -45,8 +46,9 @@ impl<G: Game> Player<G> for GreedyPlayer {
         seen.legal_actions(&mut self.legal);
         self.best.clear();
         let mut best_lead = f32::NEG_INFINITY;
+        let mut finished = HashMap::new();
         for &action in &self.legal {
-            let lead = lead_after(seen, action, me);
+            let lead = lead_after(seen, action, me, &mut finished);
             if lead > best_lead {
                 best_lead = lead;
                 self.best.clear();
@@ -63,17 +65,29 @@ impl<G: Game> Player<G> for GreedyPlayer {
 }
 
 /// `side`'s score lead once `action` is played in `game` and the move it starts is finished
-/// as well as it can be.
-fn lead_after<G: Game>(game: &G, action: usize, side: game::Side) -> f32 {
+/// as well as it can be. `finished` remembers the best lead from each position within a move
+/// by its hash: the decisions of a move often commute (a Vastuz cascade's steals in another
+/// order reach the same position), and without it their orders multiply.
+fn lead_after<G: Game>(
+    game: &G,
+    action: usize,
+    side: game::Side,
+    finished: &mut HashMap<u64, f32>,
+) -> f32 {
     let mut after = game.clone();
     after.apply(action);
     if after.mid_move() && after.outcome().is_none() {
+        if let Some(&lead) = finished.get(&after.hash()) {
+            return lead;
+        }
         let mut legal = Vec::new();
         after.legal_actions(&mut legal);
-        return legal
+        let lead = legal
             .into_iter()
-            .map(|next| lead_after(&after, next, side))
+            .map(|next| lead_after(&after, next, side, finished))
             .fold(f32::NEG_INFINITY, f32::max);
+        finished.insert(after.hash(), lead);
+        return lead;
     }
     after.score(side) - after.score(side.other())
 }
