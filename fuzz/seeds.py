@@ -13,16 +13,17 @@ def seed(target, name, data):
     (folder / name).write_bytes(data if isinstance(data, bytes) else data.encode())
 
 
-# moves: a game-and-size byte (its remainder by 5: 0 Ghodak, 5 * (size - 5); 1 Ghast,
-# 5 * (size - 2) + 1; 2 Fakerghast, 5 * (size - 2 + 6 * (D - 1)) + 2; 3 Pig; 4 Vastuz,
-# 5 * (size - 2) + 4), the start position, then the moves of a vector game. Fakerghast games under --fakes are not seeds:
+# moves: a game-and-size byte (its remainder by 6: 0 Ghodak, 6 * (size - 5); 1 Ghast,
+# 6 * (size - 2) + 1; 2 Fakerghast, 6 * (size - 2 + 6 * (D - 1)) + 2; 3 Pig; 4 Vastuz,
+# 6 * (size - 2) + 4; 5 Qast, its side and a short round limit), the start position, then the
+# moves of a vector game. Fakerghast games under --fakes are not seeds:
 # the byte cannot say their variant.
 def vector_seeds(path, prefix, selector):
     game = None
     for line in path.read_text().splitlines():
         if line.startswith("game "):
             words = line.split()
-            size = int(words[words.index("--size") + 1])
+            size = int(words[words.index("--size" if "--size" in words else "--side") + 1])
             delay = int(words[words.index("--fakerghast") + 1]) if "--fakerghast" in words else 0
             game = {"size": size, "delay": delay, "lines": []}
             number = words[1]
@@ -39,18 +40,21 @@ def vector_seeds(path, prefix, selector):
 
 
 vector_seeds(root / "crates/ghast/tests/data/replay-vectors.txt", "ghast",
-             lambda game: 5 * (game["size"] - 2) + 1)
+             lambda game: 6 * (game["size"] - 2) + 1)
 vector_seeds(root / "crates/ghodak/tests/data/replay-vectors.txt", "ghodak",
-             lambda game: 5 * (game["size"] - 5))
+             lambda game: 6 * (game["size"] - 5))
 vector_seeds(root / "crates/ghast/tests/data/fakerghast-replay-vectors.txt", "fakerghast",
-             lambda game: 5 * (game["size"] - 2 + 6 * (game["delay"] - 1)) + 2)
+             lambda game: 6 * (game["size"] - 2 + 6 * (game["delay"] - 1)) + 2)
 vector_seeds(root / "crates/vastuz/tests/data/vastuz-replay.txt", "vastuz",
-             lambda game: 5 * (game["size"] - 2) + 4)
-# Pig to 20 (target 2 + 18, selector 5 * 18 + 3): its position line is ignored.
-seed("moves", "pig", bytes([5 * 18 + 3]) + b"-\nroll\n4\nroll\n3\nhold\nroll\n1\nroll\n6\nroll\n6\nhold")
+             lambda game: 6 * (game["size"] - 2) + 4)
+# Qast: side 19 + 2 * (size % 11) from the byte's quotient; the vectors' own sides.
+vector_seeds(root / "crates/qast/tests/data/qast-replay.txt", "qast",
+             lambda game: 6 * ((game["size"] - 19) // 2) + 5)
+# Pig to 20 (target 2 + 18, selector 6 * 18 + 3): its position line is ignored.
+seed("moves", "pig", bytes([6 * 18 + 3]) + b"-\nroll\n4\nroll\n3\nhold\nroll\n1\nroll\n6\nroll\n6\nhold")
 
 seed("rules", "ghast", "size=4\nwin-margin=5\nvetoes=1,2\nkomi=0.5\nmax_turns=40\n")
-seed("rules", "others", "size=9\nkomi=7.5\nmax_moves=100\nfakerghast=1\nfakes=1,1\ntarget=20\npie=0\n")
+seed("rules", "others", "size=9\nkomi=7.5\nmax_moves=100\nfakerghast=1\nfakes=1,1\ntarget=20\npie=0\nside=21\nblack_gold=0\nmax_rounds=30\n")
 seed("rules", "tables", "tile={ couplers = [2, 3], ranged = 0, receiver = 3 }\nfaces=[1]\n")
 
 for config in (root / "configs").glob("*.toml"):

@@ -38,39 +38,51 @@ fn vector_games(file: &str) -> Vec<(Vec<String>, String)> {
 
 #[test]
 fn replays_every_vector_game_byte_for_byte() {
-    let ghast = vector_games("crates/ghast/tests/data/replay-vectors.txt");
-    assert_eq!(ghast.len(), 60);
-    let ghodak = vector_games("crates/ghodak/tests/data/replay-vectors.txt");
-    assert_eq!(ghodak.len(), 40);
-    let fakerghast = vector_games("crates/ghast/tests/data/fakerghast-replay-vectors.txt");
-    assert_eq!(fakerghast.len(), 40);
-    let vastuz = vector_games("crates/vastuz/tests/data/vastuz-replay.txt");
-    assert_eq!(vastuz.len(), 40);
-    for (args, expected) in ghast
-        .into_iter()
-        .chain(ghodak)
-        .chain(fakerghast)
-        .chain(vastuz)
-    {
-        let moves: Vec<&str> = expected
-            .lines()
-            .skip(1)
-            .filter(|l| !l.starts_with("result "))
-            .map(|l| l.split_once(' ').unwrap().0)
-            .collect();
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let output = replay(&args, &moves.join("\n"));
-        assert!(
-            output.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        assert_eq!(
-            String::from_utf8(output.stdout).unwrap(),
-            expected,
-            "{args:?}"
-        );
+    let files = [
+        ("crates/ghast/tests/data/replay-vectors.txt", 60),
+        ("crates/ghodak/tests/data/replay-vectors.txt", 40),
+        ("crates/ghast/tests/data/fakerghast-replay-vectors.txt", 40),
+        ("crates/vastuz/tests/data/vastuz-replay.txt", 40),
+        ("crates/qast/tests/data/qast-replay.txt", 40),
+    ];
+    let mut games = Vec::new();
+    for (file, count) in files {
+        let found = vector_games(file);
+        assert_eq!(found.len(), count, "{file}");
+        games.extend(found);
     }
+    // One process per game, four at a time: each start of the binary loads libtorch.
+    std::thread::scope(|scope| {
+        for share in games.chunks(games.len().div_ceil(4)) {
+            scope.spawn(move || {
+                share
+                    .iter()
+                    .for_each(|(args, expected)| check_replay(args, expected))
+            });
+        }
+    });
+}
+
+/// Replays a vector game's moves and compares the output with the vector's, byte for byte.
+fn check_replay(args: &[String], expected: &str) {
+    let moves: Vec<&str> = expected
+        .lines()
+        .skip(1)
+        .filter(|l| !l.starts_with("result "))
+        .map(|l| l.split_once(' ').unwrap().0)
+        .collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let output = replay(&args, &moves.join("\n"));
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        String::from_utf8(output.stdout).unwrap(),
+        expected,
+        "{args:?}"
+    );
 }
 
 /// Exit status 2, one line on stderr naming the problem, and no panic.
@@ -90,34 +102,43 @@ fn assert_refused(args: &[&str], stdin: &str, needle: &str) {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
-/// Every block of the illegal-move vectors (Ghast, Ghodak, Fakerghast, Vastuz): a position for the
-/// start and each legal prefix move (their text is checked by the replay vectors), then exit
-/// status 2 naming the refused move. One process per block:
-/// each start of the binary loads libtorch.
+/// Every block of the illegal-move vectors (Ghast, Ghodak, Fakerghast, Vastuz, Qast): a
+/// position for the start and each legal prefix move (their text is checked by the replay
+/// vectors), then exit status 2 naming the refused move. One process per block, since each
+/// start of the binary loads libtorch; four at a time.
 #[test]
 fn refuses_every_illegal_vector_move() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/illegal-moves.txt");
     let text = std::fs::read_to_string(path).expect("read the illegal-move vectors");
     let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
-    let mut checked = 0;
-    for block in lines.split(|l| *l == "end").filter(|b| b.len() >= 4) {
-        let args: Vec<&str> = block[0].split_whitespace().skip(2).collect();
-        let (prefix, refused) = (block[1], block[2]);
-        let output = replay(&args, &format!("{prefix}\n{refused}"));
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{}: {stderr}", block[0]);
-        let printed = String::from_utf8(output.stdout).unwrap();
-        let positions = printed.lines().count();
-        let prefix_moves = prefix.split_whitespace().count();
-        assert_eq!(positions, 1 + prefix_moves, "{}: {printed}", block[0]);
-        assert!(
-            stderr.contains(&format!("move \"{refused}\"")) && !stderr.contains("panicked"),
-            "{}: {stderr}",
-            block[0]
-        );
-        checked += 1;
-    }
-    assert_eq!(checked, 70 + 60 + 80 + 40);
+    let blocks: Vec<&[&str]> = lines
+        .split(|l| *l == "end")
+        .filter(|b| b.len() >= 4)
+        .collect();
+    assert_eq!(blocks.len(), 70 + 60 + 80 + 40 + 60);
+    std::thread::scope(|scope| {
+        for share in blocks.chunks(blocks.len().div_ceil(4)) {
+            scope.spawn(move || share.iter().for_each(|block| check_refusal(block)));
+        }
+    });
+}
+
+/// Replays one block of the illegal-move vectors and checks the refusal.
+fn check_refusal(block: &[&str]) {
+    let args: Vec<&str> = block[0].split_whitespace().skip(2).collect();
+    let (prefix, refused) = (block[1], block[2]);
+    let output = replay(&args, &format!("{prefix}\n{refused}"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{}: {stderr}", block[0]);
+    let printed = String::from_utf8(output.stdout).unwrap();
+    let positions = printed.lines().count();
+    let prefix_moves = prefix.split_whitespace().count();
+    assert_eq!(positions, 1 + prefix_moves, "{}: {printed}", block[0]);
+    assert!(
+        stderr.contains(&format!("move \"{refused}\"")) && !stderr.contains("panicked"),
+        "{}: {stderr}",
+        block[0]
+    );
 }
 
 #[test]

@@ -2,9 +2,9 @@
 //! Position strings and moves as users type them (`ghast replay`, GTP, the web page): parsing
 //! must refuse what is not a legal move with an error, and playing what it accepts must not
 //! panic. Input: a game-and-size byte, a position line, then one move per line. The byte's
-//! remainder by 5 picks Ghodak (sizes 5..=19), Ghast or Fakerghast (sizes 2..=7, D = 1..=3),
-//! Pig (whose position line is ignored: it has no position strings) or Vastuz (sizes
-//! 2..=13); each line is tried as one action (chance's outcomes included), then as a whole move
+//! remainder by 6 picks Ghodak (sizes 5..=19), Ghast or Fakerghast (sizes 2..=7, D = 1..=3),
+//! Pig (whose position line is ignored: it has no position strings), Vastuz (sizes 2..=13) or
+//! Qast (sides 19..=39, a short round limit); each line is tried as one action (chance's outcomes included), then as a whole move
 //! as a side is told it (a Fakerghast pair in full or in public form with its reveals, a Vastuz
 //! placement with its steals).
 
@@ -38,8 +38,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let (position, moves) = text.split_once('\n').unwrap_or((text, ""));
-    let size = i64::from(selector / 5);
-    match selector % 5 {
+    let size = i64::from(selector / 6);
+    match selector % 6 {
         0 => {
             let raw = ghodak::RawOptions {
                 size: 5 + size % 15,
@@ -77,13 +77,25 @@ fuzz_target!(|data: &[u8]| {
                 play_lines(pig::Pig::new(&options), moves);
             }
         }
-        _ => {
+        4 => {
             let raw = vastuz::RawOptions {
                 size: 2 + size % 12,
                 ..vastuz::RawOptions::default()
             };
             if let Ok(options) = raw.validate() {
                 play_lines(from_position::<vastuz::Vastuz>(&options, position), moves);
+            }
+        }
+        _ => {
+            let raw = qast::RawOptions {
+                side: 19 + 2 * (size % 11),
+                max_rounds: 1 + size % 7,
+                ..qast::RawOptions::default()
+            };
+            if let Ok(options) = raw.validate() {
+                let game = qast::Qast::from_position(&options, position)
+                    .unwrap_or_else(|_| qast::Qast::new(&options));
+                play_lines(game, moves);
             }
         }
     }

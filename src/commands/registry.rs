@@ -54,6 +54,7 @@ registry! {
     ghodak::Ghodak,
     pig::Pig,
     vastuz::Vastuz,
+    qast::Qast,
 }
 
 /// Runs `work` for the game called `name`. A name no game has is an [`InputError`] naming

@@ -67,6 +67,9 @@ pub(crate) fn parse(geometry: Geometry, text: &str) -> Result<Parsed, PositionEr
                         return Err(bad(format!("row {} has a run starting with 0", y + 1)));
                     }
                     run = run * 10 + ch.to_digit(10).expect("a digit");
+                    if run > 25 {
+                        return Err(bad(format!("row {} has too many points", y + 1)));
+                    }
                 }
                 'x' | 'o' => {
                     flush(&mut run, &mut x);

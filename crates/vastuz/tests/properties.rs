@@ -141,3 +141,22 @@ fn scores_follow_the_examples_of_section_5() {
     assert_eq!(game.sizes(), [vec![3, 1, 1], vec![3]]);
     assert_eq!(game.half_scores(), [5, 2]);
 }
+
+#[test]
+fn bad_position_strings_say_why() {
+    // Found by the fuzzer: a run of empty points too long to count overflowed.
+    let options = rules(5, 1);
+    for (text, why) in [
+        ("5/6/7/8/99999999999/8/7/6/5 b 1", "too many points"),
+        ("5/6/7/8/9/8/7/6 b 1", "rows"),
+        ("5/6/7/8/9/8/7/6/5 b 0", "move number"),
+        ("5/6/7/8/9/8/7/6/4 b 1", "row 9 has 4 points"),
+        ("5/6/7/8/9/8/7/6/5x b 1", "too many points"),
+        ("5/6/7/8/9/8/7/6/q4 b 1", "`q`"),
+    ] {
+        let error = Vastuz::from_position(&options, text)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains(why), "{text}: {error}");
+    }
+}
