@@ -13,6 +13,7 @@ use crate::config::{Formula, SearchConfig};
 use crate::nodes::{Edge, NodeId, NodeState, NodeStore, ROOT};
 use game::{Game, Side};
 use gumbel::GumbelRoot;
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::ops::Range;
@@ -222,10 +223,15 @@ impl<G: Game> Tree<G> {
     }
 
     /// Gives the chance node `node` one edge per outcome, with its probability as the prior:
-    /// the outcomes of `leaf_slot`'s position, or of the root's without one.
+    /// the outcomes of `leaf_slot`'s position, or of the root's without one. The edges come
+    /// in an order drawn afresh: descent takes the outcome whose visits lag its probability
+    /// most and the first of equal ones, so with many equally likely outcomes (Qast's 243
+    /// rolls) and few visits, a fixed order would always visit the same few (the lowest
+    /// rolls), where a shuffled one draws them without replacement.
     fn add_chance_edges(&mut self, node: NodeId, leaf_slot: Option<usize>) {
         let game = leaf_slot.map_or(&self.root_state, |slot| &self.leaf_states[slot]);
         game.chance_outcomes(&mut self.chance_outcomes);
+        self.chance_outcomes.shuffle(&mut self.rng);
         let first_edge = self.nodes.edges.len();
         self.nodes.edges.extend(
             self.chance_outcomes

@@ -571,7 +571,10 @@ fn chance_nodes_share_their_visits_by_probability_and_are_never_evaluated() {
             let node = tree.nodes.node(chance);
             assert_eq!(node.state, NodeState::Chance);
             let total = node.visits as f64;
-            for (face, throw) in tree.nodes.edges_of(chance).iter().enumerate() {
+            for throw in tree.nodes.edges_of(chance) {
+                let face = (0..LoadedDie::FACES.len())
+                    .find(|&face| LoadedDie::throw(face) == throw.action as usize)
+                    .expect("an outcome is a face");
                 let visits = throw.child().map_or(0, |c| tree.nodes.node(c).visits) as f64;
                 let expected = LoadedDie::FACES[face] * total;
                 assert!(
