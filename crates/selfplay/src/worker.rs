@@ -132,13 +132,24 @@ impl<G: Game> Worker<G> {
         game.decisions += 1;
         referee.play(action).expect("search plays legal moves");
         tree.advance(action);
-        while let Some(outcome) = referee.draw_chance(&mut self.chance[slot]) {
-            tree.advance(outcome);
-            game.moves.push(MoveRecord::unsearched(outcome, true));
-        }
-        if let Some(outcome) = referee.game().outcome() {
-            let reason = referee.game().end_reason().unwrap_or("ended");
-            return Some(game.finish(referee.game(), outcome, reason));
+        // Chance's outcomes, and decisions with one legal choice (a Qast stick with no disc
+        // to move, the only stone a Vastuz thief may take): a search would only confirm them,
+        // and they are no policy target.
+        loop {
+            while let Some(outcome) = referee.draw_chance(&mut self.chance[slot]) {
+                tree.advance(outcome);
+                game.moves.push(MoveRecord::unsearched(outcome, true));
+            }
+            if let Some(outcome) = referee.game().outcome() {
+                let reason = referee.game().end_reason().unwrap_or("ended");
+                return Some(game.finish(referee.game(), outcome, reason));
+            }
+            referee.game().legal_actions(&mut self.legal);
+            let [forced] = self.legal[..] else { break };
+            referee.play(forced).expect("the one legal action");
+            tree.advance(forced);
+            game.moves.push(MoveRecord::unsearched(forced, false));
+            game.decisions += 1;
         }
         self.prepare_search(slot);
         None
