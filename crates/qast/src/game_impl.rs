@@ -4,7 +4,7 @@
 use crate::notation::roll_text;
 use crate::options::QastOptions;
 use crate::qast::{BLACK, Ending, GLOBAL_ACTIONS, GOLD, MINUS, Next, PLUS, Qast, ROLLS};
-use game::{Game, Outcome, Side};
+use game::{Game, GtpWork, Outcome, Side};
 
 fn side_of(colour: u8) -> Side {
     if colour == BLACK {
@@ -40,6 +40,10 @@ impl Game for Qast {
     const COLOURS: [&'static str; 2] = ["black", "white"];
 
     const CHANCE: bool = true;
+
+    fn with_gtp<W: GtpWork<Self>>(work: W) -> Option<W::Output> {
+        Some(work.run())
+    }
 
     fn new(options: &QastOptions) -> Self {
         Qast::new(options)

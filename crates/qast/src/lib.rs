@@ -6,6 +6,7 @@
 //! outcomes are the contract's chance outcomes.
 
 mod game_impl;
+mod gtp_impl;
 mod notation;
 mod options;
 mod planes;

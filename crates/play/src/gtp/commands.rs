@@ -97,7 +97,13 @@ impl<G: GtpGame + Planes> Engine<G> {
 
     /// A move as the engine's side is told it: its own in full, the other side's in the
     /// public form of a game with hidden information.
+    /// At a chance position it is chance's outcome (`play black r213.31`, Qast's roll, the
+    /// colour being anyone's), as `ghast-chance` gives it.
     fn play(&mut self, colour: &str, text: &str) -> Response {
+        if self.game().is_chance() && self.game().outcome().is_none() {
+            parse_colour::<G>(colour)?;
+            return self.chance(text);
+        }
         self.check_turn(colour)?;
         let actions = self
             .referee
@@ -175,11 +181,14 @@ impl<G: GtpGame + Planes> Engine<G> {
         Ok(String::new())
     }
 
-    /// Starts from a position string; a board of another size changes the size, as
-    /// `boardsize` would.
+    /// Starts from a position string; in a game with a `size` rule, a board of another size
+    /// changes the size, as `boardsize` would.
     fn set_position(&mut self, text: &str) -> Response {
-        let size = G::position_size(text)?;
-        let options = with_rule(&self.options, "size", &size.to_string())?;
+        let options = if game::rules::keys_of::<G::Options>().contains(&"size") {
+            with_rule(&self.options, "size", &G::position_size(text)?.to_string())?
+        } else {
+            self.options.clone()
+        };
         let start = G::from_position_text(&options, text)?.position_text();
         self.reset(options, start, Vec::new());
         Ok(String::new())
