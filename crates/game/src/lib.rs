@@ -95,7 +95,9 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     fn options(&self) -> &Self::Options;
 
-    /// Size of the dense action space; fixed for one set of options.
+    /// Size of the dense action space of the sides' decisions, the policy's size; fixed for
+    /// one set of options. Chance's outcomes ([`Game::chance_outcomes`]) are numbered apart
+    /// and may reach beyond it (Qast's 243 rolls against 51 decision actions).
     fn num_actions(&self) -> usize;
 
     /// The side that chooses the next action (for Ghast this includes the side answering a
@@ -112,7 +114,10 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// At a chance position, its outcomes as `(action, probability)`, the exact probabilities
     /// summing to one, in a fixed order (written into `out`, cleared first); nothing
-    /// elsewhere.
+    /// elsewhere. An outcome's action means what this position says: it may share its number
+    /// with a decision's action elsewhere, or exceed [`Game::num_actions`]; what reads an
+    /// action (`transform_action`, `action_to_string`) reads it in the position it is played
+    /// from.
     fn chance_outcomes(&self, out: &mut Vec<(usize, f64)>) {
         out.clear();
     }
