@@ -6,7 +6,7 @@ use crate::gtp::{GtpAgent, GtpEngine};
 use crate::spec::PlayerSpec;
 use game::{Agent, AgentFailure, Game, GtpGame, GtpWork, Planes};
 use mcts::SearchConfig;
-use mcts::players::{GreedyPlayer, Local, MctsPlayer, RandomPlayer, UctPlayer};
+use mcts::players::{ExpectimaxPlayer, GreedyPlayer, Local, MctsPlayer, RandomPlayer, UctPlayer};
 use nn::{EvaluatorSettings, NetEvaluator, checkpoint};
 use std::path::Path;
 use tch::Device;
@@ -25,6 +25,7 @@ impl<G: Planes> Entrant<G> for PlayerSpec {
             PlayerSpec::Random => baseline_agent(Baseline::Random, seed),
             PlayerSpec::Greedy => baseline_agent(Baseline::Greedy, seed),
             PlayerSpec::Uct { playouts } => baseline_agent(Baseline::Uct(*playouts), seed),
+            PlayerSpec::Expectimax { depth } => baseline_agent(Baseline::Expectimax(*depth), seed),
             PlayerSpec::Checkpoint { weights, visits } => network_agent::<G>(
                 &self.name(),
                 weights,
@@ -68,6 +69,8 @@ pub enum Baseline {
     Greedy,
     /// UCT with this many random-rollout playouts per move.
     Uct(u32),
+    /// Expectimax this many decisions deep, judged by the score lead.
+    Expectimax(u32),
 }
 
 /// A baseline player as an agent.
@@ -76,6 +79,7 @@ pub fn baseline_agent<G: Game>(baseline: Baseline, seed: u64) -> Box<dyn Agent<G
         Baseline::Random => Box::new(Local(RandomPlayer::new(seed))),
         Baseline::Greedy => Box::new(Local(GreedyPlayer::new(seed))),
         Baseline::Uct(playouts) => Box::new(Local(UctPlayer::<G>::uct(playouts, seed))),
+        Baseline::Expectimax(depth) => Box::new(Local(ExpectimaxPlayer::new(depth, seed))),
     }
 }
 

@@ -1,5 +1,5 @@
 //! Player specifications as users write them on the command line: `random`, `greedy`,
-//! `uct:N`, `path.safetensors[@visits]`, `DIR[@visits]` (a bot bundle) or `gtp:COMMAND LINE`.
+//! `uct:N`, `expectimax:D`, `path.safetensors[@visits]`, `DIR[@visits]` (a bot bundle) or `gtp:COMMAND LINE`.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -17,6 +17,10 @@ pub enum PlayerSpec {
     /// Classic UCT with this many random playouts per move.
     Uct {
         playouts: u32,
+    },
+    /// Expectimax this many decisions deep (1..=6), leaves judged by the score lead.
+    Expectimax {
+        depth: u32,
     },
     /// A network checkpoint (`.safetensors` with its `.json` sidecar) searched with PUCT.
     Checkpoint {
@@ -65,6 +69,7 @@ impl PlayerSpec {
             PlayerSpec::Random => "random".to_owned(),
             PlayerSpec::Greedy => "greedy".to_owned(),
             PlayerSpec::Uct { playouts } => format!("uct:{playouts}"),
+            PlayerSpec::Expectimax { depth } => format!("expectimax:{depth}"),
             PlayerSpec::Checkpoint { weights, visits } => {
                 format!("{}@{visits}", file_stem(weights))
             }
@@ -111,6 +116,13 @@ impl FromStr for PlayerSpec {
             let playouts = positive(count).map_err(|reason| error(format!("playouts {reason}")))?;
             return Ok(PlayerSpec::Uct { playouts });
         }
+        if let Some(count) = text.strip_prefix("expectimax:") {
+            let depth = positive(count)
+                .ok()
+                .filter(|&depth| depth <= 6)
+                .ok_or_else(|| error(format!("depth must be 1..=6, got `{count}`")))?;
+            return Ok(PlayerSpec::Expectimax { depth });
+        }
         let (path, visits) = match text.rsplit_once('@') {
             Some((path, visits)) => {
                 let visits =
@@ -133,7 +145,8 @@ impl FromStr for PlayerSpec {
             return Ok(PlayerSpec::Bundle { dir: path, visits });
         }
         Err(error(
-            "expected random, greedy, uct:N, a .safetensors checkpoint, a bot bundle folder \
+            "expected random, greedy, uct:N, expectimax:D, a .safetensors checkpoint, a bot \
+             bundle folder \
              (each optionally @visits) or gtp:COMMAND"
                 .to_owned(),
         ))
@@ -161,6 +174,17 @@ mod tests {
         assert_eq!(parse("random"), Ok(PlayerSpec::Random));
         assert_eq!(parse("greedy"), Ok(PlayerSpec::Greedy));
         assert_eq!(parse("uct:200"), Ok(PlayerSpec::Uct { playouts: 200 }));
+        assert_eq!(
+            parse("expectimax:2"),
+            Ok(PlayerSpec::Expectimax { depth: 2 })
+        );
+        assert_eq!(parse("expectimax:2").unwrap().name(), "expectimax:2");
+        assert!(
+            parse("expectimax:7")
+                .unwrap_err()
+                .to_string()
+                .contains("depth must be 1..=6")
+        );
         assert_eq!(
             parse("gtp:./engine --level 3"),
             Ok(PlayerSpec::Gtp {

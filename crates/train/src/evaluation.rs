@@ -45,8 +45,10 @@ impl EvaluationConfig {
             arena::PlayerSpec::Random => Ok(arena::Baseline::Random),
             arena::PlayerSpec::Greedy => Ok(arena::Baseline::Greedy),
             arena::PlayerSpec::Uct { playouts } => Ok(arena::Baseline::Uct(playouts)),
+            arena::PlayerSpec::Expectimax { depth } => Ok(arena::Baseline::Expectimax(depth)),
             _ => Err(format!(
-                "evaluation.baseline: `{}` is not a baseline; use random, greedy or uct:N",
+                "evaluation.baseline: `{}` is not a baseline; use random, greedy, uct:N or \
+                 expectimax:D",
                 self.baseline
             )),
         }

@@ -1,11 +1,13 @@
 //! Players for matches: the fixed baselines every generation is rated against, and the
 //! network-guided search.
 
+mod expectimax;
 mod greedy;
 mod mcts;
 mod random;
 mod uct;
 
+pub use expectimax::ExpectimaxPlayer;
 pub use greedy::GreedyPlayer;
 pub use mcts::MctsPlayer;
 pub use random::RandomPlayer;
