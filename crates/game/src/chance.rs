@@ -2,6 +2,22 @@
 
 use crate::Game;
 
+/// SplitMix64: advances `state` and returns the next well-mixed 64-bit value. The games' Zobrist
+/// keys, their hashes of rarely changing state and [`ChanceStream`] all draw from it, so the
+/// numbers a seed gives never depend on a dependency's version.
+pub fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    mix64(*state)
+}
+
+/// SplitMix64's finaliser: a bijection of 64-bit values that spreads every input bit over
+/// the whole output.
+pub fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// A stream of uniform numbers in [0, 1) from a seed (SplitMix64), from which chance outcomes
 /// are drawn one after another.
 ///
@@ -22,12 +38,7 @@ impl ChanceStream {
 
     /// The next uniform number in [0, 1), with 53 random bits.
     pub fn next_uniform(&mut self) -> f64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        (z >> 11) as f64 / (1u64 << 53) as f64
+        (splitmix64(&mut self.state) >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// Draws the outcome of the chance event at `game` ([`Game::is_chance`] must hold) with

@@ -15,7 +15,7 @@ mod side;
 pub mod speed;
 mod view;
 
-pub use chance::{ChanceStream, draw_outcome};
+pub use chance::{ChanceStream, draw_outcome, mix64, splitmix64};
 pub use evaluate::{Evaluation, Evaluator};
 pub use gtp::{GtpGame, colour_name, final_score_text};
 pub use outcome::Outcome;

@@ -6,6 +6,7 @@
 //! only ever sees a handful of option sets, so the interned tables stay small.
 
 use crate::options::GhastOptions;
+use game::splitmix64;
 use hexgrid::Bits;
 use hexgrid::Geometry;
 use std::any::Any;
@@ -13,15 +14,6 @@ use std::sync::Mutex;
 
 /// Seed of the Zobrist keys; fixed so hashes are the same in every run and process.
 const ZOBRIST_SEED: u64 = 0x6768_6173_745f_7a6b;
-
-/// SplitMix64: a tiny, well-mixed generator, enough for Zobrist keys.
-pub(crate) fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
 
 pub(crate) struct Tables<B> {
     pub options: GhastOptions,

@@ -456,12 +456,9 @@ impl Qast {
     }
 }
 
-/// SplitMix64's finaliser: a well-mixed 64-bit key from any 64-bit value.
+/// A well-mixed key of `z`: one step of SplitMix64 from it (nonzero for `z` = 0).
 fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    game::splitmix64(&mut z)
 }
 
 impl Qast {

@@ -574,10 +574,7 @@ struct Mixer(u64);
 
 impl Hasher for Mixer {
     fn finish(&self) -> u64 {
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        game::mix64(self.0)
     }
 
     fn write(&mut self, bytes: &[u8]) {

@@ -1,20 +1,13 @@
 //! Per-size tables: the lattice as bit sets and the Zobrist keys, built once per size and
 //! bit-set width and kept for the life of the process, so a state holds a plain `&'static`.
 
+use game::splitmix64;
 use hexgrid::{Bits, Geometry, Lattice};
 use std::any::Any;
 use std::sync::Mutex;
 
 /// Seed of the Zobrist keys; fixed so hashes are the same in every run and process.
 const ZOBRIST_SEED: u64 = 0x7661_7374_757a_5f6b;
-
-fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
 
 #[derive(Debug)]
 pub(crate) struct Tables<B> {

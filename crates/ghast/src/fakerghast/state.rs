@@ -9,8 +9,9 @@ use crate::board::Board;
 use crate::history::History;
 use crate::result::{EndReason, GameResult, end_check, outcome_by_score};
 use crate::state::{placement_problem, side, side_name};
-use crate::tables::{Tables, intern, splitmix64};
+use crate::tables::{Tables, intern};
 use game::Outcome;
+use game::splitmix64;
 use hexgrid::Bits;
 
 /// Hidden pairs on the board at most: a side has at most D of them (each of its last D turns),
