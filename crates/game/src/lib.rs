@@ -7,6 +7,7 @@
 mod chance;
 mod evaluate;
 mod gtp;
+mod intern;
 mod outcome;
 mod planes;
 mod referee;
@@ -18,6 +19,7 @@ mod view;
 pub use chance::{ChanceStream, draw_outcome, mix64, splitmix64};
 pub use evaluate::{Evaluation, Evaluator};
 pub use gtp::{GtpGame, colour_name, final_score_text};
+pub use intern::intern;
 pub use outcome::Outcome;
 pub use planes::{PlaneShape, Planes, PolicyLayout};
 pub use referee::{

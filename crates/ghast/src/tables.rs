@@ -1,16 +1,12 @@
 //! Precomputed, per-options tables: direction masks, opening masks and Zobrist keys.
 //!
-//! Tables are built once per distinct set of options and interned for the life of the
-//! process, so a game state holds a plain `&'static` reference: cloning a state (which search
-//! does constantly) copies a pointer instead of touching a shared reference count. A process
-//! only ever sees a handful of option sets, so the interned tables stay small.
+//! Tables are built once per distinct set of options and kept for the life of the process
+//! ([`game::intern`]), so a game state holds a plain `&'static` reference.
 
 use crate::options::GhastOptions;
 use game::splitmix64;
 use hexgrid::Bits;
 use hexgrid::Geometry;
-use std::any::Any;
-use std::sync::Mutex;
 
 /// Seed of the Zobrist keys; fixed so hashes are the same in every run and process.
 const ZOBRIST_SEED: u64 = 0x6768_6173_745f_7a6b;
@@ -185,20 +181,10 @@ fn short(by: u32) -> u32 {
 
 /// The tables for `options`, built on first use.
 pub(crate) fn intern<B: Bits>(options: &GhastOptions) -> &'static Tables<B> {
-    static CACHE: Mutex<Vec<&'static (dyn Any + Send + Sync)>> = Mutex::new(Vec::new());
-    let mut cache = CACHE
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let found = cache
-        .iter()
-        .filter_map(|entry| entry.downcast_ref::<Tables<B>>())
-        .find(|tables| tables.options == *options);
-    if let Some(tables) = found {
-        return tables;
-    }
-    let tables: &'static Tables<B> = Box::leak(Box::new(Tables::new(options)));
-    cache.push(tables);
-    tables
+    game::intern(
+        |tables: &Tables<B>| tables.options == *options,
+        || Tables::new(options),
+    )
 }
 
 #[cfg(test)]

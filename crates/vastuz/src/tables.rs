@@ -1,10 +1,9 @@
 //! Per-size tables: the lattice as bit sets and the Zobrist keys, built once per size and
-//! bit-set width and kept for the life of the process, so a state holds a plain `&'static`.
+//! bit-set width and kept for the life of the process ([`game::intern`]), so a state holds a
+//! plain `&'static`.
 
 use game::splitmix64;
 use hexgrid::{Bits, Geometry, Lattice};
-use std::any::Any;
-use std::sync::Mutex;
 
 /// Seed of the Zobrist keys; fixed so hashes are the same in every run and process.
 const ZOBRIST_SEED: u64 = 0x7661_7374_757a_5f6b;
@@ -48,18 +47,8 @@ impl<B: Bits> Tables<B> {
 
 /// The tables for boards of `size`, built on first use.
 pub(crate) fn intern<B: Bits>(size: u8) -> &'static Tables<B> {
-    static CACHE: Mutex<Vec<&'static (dyn Any + Send + Sync)>> = Mutex::new(Vec::new());
-    let mut cache = CACHE
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let found = cache
-        .iter()
-        .filter_map(|entry| entry.downcast_ref::<Tables<B>>())
-        .find(|tables| tables.geometry().size() == size);
-    if let Some(tables) = found {
-        return tables;
-    }
-    let tables: &'static Tables<B> = Box::leak(Box::new(Tables::new(Geometry::new(size))));
-    cache.push(tables);
-    tables
+    game::intern(
+        |tables: &Tables<B>| tables.geometry().size() == size,
+        || Tables::new(Geometry::new(size)),
+    )
 }
