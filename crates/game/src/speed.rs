@@ -31,28 +31,43 @@ impl RulesSpeed {
 pub fn random_games<G: Game>(options: &G::Options, duration: Duration, seed: u64) -> RulesSpeed {
     let start_position = G::new(options);
     let mut rng = SmallRng::seed_from_u64(seed);
-    let (mut legal, mut outcomes) = (Vec::new(), Vec::new());
+    let mut playout = RandomPlayout::default();
     let (mut actions, mut games) = (0, 0);
     let start = Instant::now();
     while start.elapsed() < duration {
-        let mut game = start_position.clone();
-        while game.outcome().is_none() {
-            let action = if game.is_chance() {
-                draw_outcome(&game, rng.random(), &mut outcomes)
-            } else {
-                game.legal_actions(&mut legal);
-                *legal
-                    .choose(&mut rng)
-                    .expect("a game that goes on has moves")
-            };
-            game.apply(action);
-            actions += 1;
-        }
+        playout.play(&mut start_position.clone(), &mut rng, |_| actions += 1);
         games += 1;
     }
     RulesSpeed {
         actions,
         games,
         elapsed: start.elapsed(),
+    }
+}
+
+/// Plays games to their end at random: each decision uniform over the legal actions, each of
+/// chance's outcomes by its probability. Keeps its scratch lists from one game to the next.
+#[derive(Default)]
+pub struct RandomPlayout {
+    legal: Vec<usize>,
+    outcomes: Vec<(usize, f64)>,
+}
+
+impl RandomPlayout {
+    /// Plays `game` to its end with `rng`, calling `each` with every action played.
+    pub fn play<G: Game>(&mut self, game: &mut G, rng: &mut impl Rng, mut each: impl FnMut(usize)) {
+        while game.outcome().is_none() {
+            let action = if game.is_chance() {
+                draw_outcome(game, rng.random(), &mut self.outcomes)
+            } else {
+                game.legal_actions(&mut self.legal);
+                *self
+                    .legal
+                    .choose(rng)
+                    .expect("a game that goes on has moves")
+            };
+            game.apply(action);
+            each(action);
+        }
     }
 }

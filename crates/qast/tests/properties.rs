@@ -2,12 +2,12 @@
 //! are conserved, position strings round-trip, and the flip carries a legal game to a legal
 //! game with the same result.
 
-use game::{Game, draw_outcome};
+use game::Game;
+use game::speed::RandomPlayout;
 use proptest::prelude::*;
 use qast::{Next, Qast, QastOptions, RawOptions};
+use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use rand::seq::IndexedRandom;
-use rand::{Rng, SeedableRng};
 
 fn rules(side: i64, black_gold: i64, max_rounds: i64) -> QastOptions {
     RawOptions {
@@ -21,21 +21,9 @@ fn rules(side: i64, black_gold: i64, max_rounds: i64) -> QastOptions {
 
 /// A random game's actions: decisions uniformly from the legal list, rolls by their odds.
 fn random_game(options: &QastOptions, seed: u64) -> Vec<usize> {
+    let mut actions = Vec::new();
     let mut rng = SmallRng::seed_from_u64(seed);
-    let mut game = Qast::new(options);
-    let (mut legal, mut outcomes, mut actions) = (Vec::new(), Vec::new(), Vec::new());
-    while game.outcome().is_none() {
-        let action = if game.is_chance() {
-            draw_outcome(&game, rng.random(), &mut outcomes)
-        } else {
-            game.legal_actions(&mut legal);
-            *legal
-                .choose(&mut rng)
-                .expect("a game that goes on has moves")
-        };
-        game.apply(action);
-        actions.push(action);
-    }
+    RandomPlayout::default().play(&mut Qast::new(options), &mut rng, |a| actions.push(a));
     actions
 }
 

@@ -3,10 +3,10 @@
 //! same result, and the score treats both colours alike.
 
 use game::Game;
+use game::speed::RandomPlayout;
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use rand::seq::IndexedRandom;
 use vastuz::{Decision, RawOptions, Vastuz, VastuzOptions};
 
 fn rules(size: i64, pie: i64) -> VastuzOptions {
@@ -15,17 +15,9 @@ fn rules(size: i64, pie: i64) -> VastuzOptions {
 
 /// A random game's actions, every one drawn from the legal list.
 fn random_game(options: &VastuzOptions, seed: u64) -> Vec<usize> {
+    let mut actions = Vec::new();
     let mut rng = SmallRng::seed_from_u64(seed);
-    let mut game = Vastuz::new(options);
-    let (mut legal, mut actions) = (Vec::new(), Vec::new());
-    while game.outcome().is_none() {
-        game.legal_actions(&mut legal);
-        let action = *legal
-            .choose(&mut rng)
-            .expect("a game that goes on has moves");
-        game.apply(action);
-        actions.push(action);
-    }
+    RandomPlayout::default().play(&mut Vastuz::new(options), &mut rng, |a| actions.push(a));
     actions
 }
 
