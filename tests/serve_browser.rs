@@ -7,6 +7,8 @@
 //! (Ghast), `GHODAK_SCREENSHOT` or `VASTUZ_SCREENSHOT` to a path to keep the screenshot
 //! (docs/serve.png, docs/serve-ghodak.png and docs/serve-vastuz.png are made this way).
 
+mod common;
+
 use game::Planes;
 use ghast::{Ghast, GhastOptions};
 use ghodak::Ghodak;
@@ -139,21 +141,8 @@ fn a_person_can_play_a_whole_vastuz_game_with_its_steals_in_a_browser() {
         moves.iter().any(|m| m.contains('+')),
         "a turn with a steal: {moves:?}"
     );
-    let output = Command::new(env!("CARGO_BIN_EXE_ghast"))
-        .args(["replay", "--game", "vastuz", "--size", "4", "--pie", "1"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(moves.join("\n").as_bytes())?;
-            child.wait_with_output()
-        })
-        .expect("run ghast replay");
+    let args = ["replay", "--game", "vastuz", "--size", "4", "--pie", "1"];
+    let output = common::ghast(&args, &moves.join("\n"));
     assert!(output.status.success());
     let printed = String::from_utf8(output.stdout).unwrap();
     let lines: Vec<&str> = printed.lines().collect();
