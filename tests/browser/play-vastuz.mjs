@@ -106,6 +106,10 @@ try {
       await page.waitForTimeout(25);
     }
     await page.waitForFunction((n) => document.querySelectorAll("#moves li").length === n, s.moves.length);
+    // Within a turn the move list does not grow: wait until the page has drawn this state.
+    await page.waitForFunction((drawn) => [...document.querySelectorAll("#board .point")]
+      .map((g) => `${g.dataset.point}${g.querySelector("[data-stone]")?.dataset.stone ?? ""}${g.dataset.open}`)
+      .join(",") === drawn, s.board.points.map((p) => `${p.name}${p.stone ?? ""}${p.open}`).join(","));
     if (!s.result) await page.waitForSelector("#board .point.playable, #pass:enabled");
     if (/\+/.test(s.last?.move ?? "")) {
       const arrows = await page.locator("#board [data-steal]").count();
