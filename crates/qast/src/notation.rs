@@ -78,24 +78,33 @@ pub fn roll_text(action: usize) -> String {
 
 const COLOURS: [&str; 2] = ["black", "white"];
 
+/// The spaces of a set of [`Qast::space_choices`], in increasing order.
+pub(crate) fn spaces(mut choices: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (choices != 0).then(|| {
+            let k = choices.trailing_zeros() as usize;
+            choices &= choices - 1;
+            k
+        })
+    })
+}
+
 impl Qast {
     /// Writes the legal actions of the next token into `out` (cleared first): at the roll,
     /// its 243 outcomes.
     pub fn legal(&self, out: &mut Vec<usize>) {
         out.clear();
         let n = self.n();
+        out.extend(spaces(self.space_choices()));
         match self.next {
             Next::Over => {}
             Next::Roll => out.extend(0..ROLLS),
             Next::Setup(step) => {
-                let colour = (step + 1) % 2;
-                out.extend(self.open_painted(colour));
                 if step == 5 && self.options().black_gold() {
                     out.push(n + GOLD);
                 }
             }
-            Next::Assign { colour, .. } => {
-                out.extend((0..n).filter(|&k| self.track[k].is_some_and(|d| d.colour == colour)));
+            Next::Assign { .. } => {
                 if out.is_empty() {
                     out.push(n + PASS);
                 }
@@ -109,9 +118,6 @@ impl Qast {
             }
             Next::Lap { colour, .. } => {
                 let c = usize::from(colour);
-                if self.circles[c] > 0 {
-                    out.extend(self.open_painted(colour));
-                }
                 if self.gold[0] + self.gold[1] < 3 {
                     out.push(n + GOLD);
                 }
@@ -120,13 +126,34 @@ impl Qast {
                 }
                 out.push(n + PASS);
             }
-            Next::End { colour } => {
-                if self.circles[usize::from(colour)] > 0 {
-                    out.extend(self.open_painted(colour));
-                }
-                out.push(n + PASS);
-            }
+            Next::End { .. } => out.push(n + PASS),
         }
+    }
+
+    /// The spaces the decision at hand may name, as bits (bit k for `tk`; the ring has at
+    /// most 80): a set-up placement's, a return's or an end placement's empty painted spaces
+    /// (the last two with a disc in the circles), an assignment's discs. The legal list and
+    /// the network's input both read them here.
+    pub fn space_choices(&self) -> u128 {
+        let (colour, discs) = match self.next {
+            Next::Setup(step) => ((step + 1) % 2, false),
+            Next::Assign { colour, .. } => (colour, true),
+            Next::Lap { colour, .. } | Next::End { colour }
+                if self.circles[usize::from(colour)] > 0 =>
+            {
+                (colour, false)
+            }
+            _ => return 0,
+        };
+        let mut choices = 0;
+        for k in 0..self.n() {
+            let choice = match self.track[k] {
+                Some(disc) => discs && disc.colour == colour,
+                None => !discs && self.is_painted(colour, k),
+            };
+            choices |= u128::from(choice) << k;
+        }
+        choices
     }
 
     pub fn is_legal(&self, action: usize) -> bool {

@@ -1,5 +1,6 @@
 //! `game::Planes` for [`Qast`]: the ring unrolled into one row of N spaces (section 8).
 
+use crate::notation::spaces;
 use crate::qast::{GLOBAL_ACTIONS, Next, Qast};
 use game::{PlaneShape, Planes, PolicyLayout, Side};
 
@@ -66,12 +67,8 @@ impl Planes for Qast {
             set(14, k, f32::from(u8::from(self.is_painted(me, k))));
             set(15, k, f32::from(u8::from(self.is_painted(1 - me, k))));
         }
-        let mut legal = Vec::new();
-        if self.next != Next::Roll {
-            self.legal(&mut legal);
-        }
-        for &action in legal.iter().filter(|&&a| a < n) {
-            set(16, action, 1.0);
+        for k in spaces(self.space_choices()) {
+            set(16, k, 1.0);
         }
         let (kind, stick) = match self.next {
             Next::Setup(_) => (Some(23), None),
@@ -89,30 +86,30 @@ impl Planes for Qast {
             Next::End { .. } => (Some(27), None),
             Next::Roll | Next::Over => (None, None),
         };
-        let mut constants = vec![
-            (18, f32::from(self.circles[usize::from(me)]) / 3.0),
-            (19, f32::from(self.circles[usize::from(1 - me)]) / 3.0),
-            (20, f32::from(self.gold[usize::from(me)]) / 3.0),
-            (21, f32::from(self.gold[usize::from(1 - me)]) / 3.0),
-            (22, f32::from(u8::from(self.coin == me))),
-            (38, f32::from(u8::from(me == 0))),
-        ];
-        constants.extend(kind.map(|plane| (plane, 1.0)));
-        constants.extend(stick.map(|k| (27 + usize::from(k), 1.0)));
+        let mut fill = |plane: usize, value: f32| out[plane * n..(plane + 1) * n].fill(value);
+        fill(18, f32::from(self.circles[usize::from(me)]) / 3.0);
+        fill(19, f32::from(self.circles[usize::from(1 - me)]) / 3.0);
+        fill(20, f32::from(self.gold[usize::from(me)]) / 3.0);
+        fill(21, f32::from(self.gold[usize::from(1 - me)]) / 3.0);
+        fill(22, f32::from(u8::from(self.coin == me)));
+        fill(38, f32::from(u8::from(me == 0)));
+        if let Some(plane) = kind {
+            fill(plane, 1.0);
+        }
+        if let Some(k) = stick {
+            fill(27 + usize::from(k), 1.0);
+        }
         if self.roll.is_some() {
             for (offset, colour) in [(31, me), (34, 1 - me)] {
                 let sticks = if colour == self.coin { 1..=3 } else { 2..=3 };
                 for k in sticks {
                     let value = self.stick_value(colour, k) as f32 / 4.0;
-                    constants.push((offset + usize::from(k) - 1, value));
+                    fill(offset + usize::from(k) - 1, value);
                 }
             }
         }
         let left = self.options().max_rounds().saturating_sub(self.round) as f32;
-        constants.push((37, (left / 100.0).min(1.0)));
-        for (plane, value) in constants {
-            out[plane * n..(plane + 1) * n].fill(value);
-        }
+        fill(37, (left / 100.0).min(1.0));
     }
 
     fn ownership(&self, side: Side, out: &mut [f32]) {

@@ -136,11 +136,6 @@ impl Qast {
         }
     }
 
-    /// The empty painted spaces of `colour`.
-    pub fn open_painted(&self, colour: u8) -> impl Iterator<Item = usize> + '_ {
-        (0..self.n()).filter(move |&k| self.track[k].is_none() && self.is_painted(colour, k))
-    }
-
     pub fn on_track(&self, colour: u8) -> usize {
         self.track[..self.n()]
             .iter()
