@@ -34,6 +34,21 @@ pub enum MoveChoice {
     Lcb,
 }
 
+/// How a chance node (a roll of the dice) picks the outcome a descent follows.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChanceChoice {
+    /// The outcome whose visits lag furthest behind its probability's share, so that visits
+    /// follow the probabilities as closely as whole visits can: with outcomes of equal
+    /// probability, every one is visited once before any is visited twice, and the node's
+    /// value averages the outcomes with their exact weights instead of a sample's.
+    #[default]
+    Stratified,
+    /// An outcome drawn at random with its probability at every descent (as a rollout
+    /// would): the classical sampled chance node, kept to measure what stratification gains.
+    Sampled,
+}
+
 /// Search settings, stored in run configurations and bot bundles.
 ///
 /// `Default` is the self-play setting (root noise on, one leaf per tree per step: many games
@@ -88,6 +103,8 @@ pub struct SearchConfig {
     /// their root visits summed, and the most visited move is played. Self-play searches
     /// one sample per move.
     pub hidden_samples: u32,
+    /// How chance nodes choose the outcome each descent follows.
+    pub chance: ChanceChoice,
 }
 
 impl Default for SearchConfig {
@@ -110,6 +127,7 @@ impl Default for SearchConfig {
             move_choice: MoveChoice::MostVisits,
             lcb_stdevs: 3.0,
             hidden_samples: 1,
+            chance: ChanceChoice::Stratified,
         }
     }
 }

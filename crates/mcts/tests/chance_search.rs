@@ -1,26 +1,31 @@
-//! Search with chance nodes, checked against exact expectimax values of Pig, computed here by
-//! brute force over the whole (finite, acyclic) game.
+//! Search with chance nodes, checked against exact expectimax values computed here by brute
+//! force: of Pig over its whole (finite, acyclic) game, and of Qast end-games, the last rounds
+//! before the round limit with their rolls.
 
 use game::{Game, Side};
-use mcts::{Evaluation, Evaluator, Formula, Search, SearchConfig, UniformEvaluator};
+use mcts::{ChanceChoice, Evaluation, Evaluator, Formula, Search, SearchConfig, UniformEvaluator};
 use pig::{HOLD, Pig, PigOptions, ROLL, RawOptions};
+use qast::Qast;
 use std::collections::HashMap;
 
 /// Exact values from the first side's view, by expectimax: the mover maximises its value,
 /// chance averages over its outcomes with their probabilities. Memoised by the position's
-/// hash, which Pig packs exactly.
-struct Expectimax {
+/// hash, which Pig packs exactly; Qast's 64-bit Zobrist keys make a collision among the few
+/// thousand positions of an end-game vanishingly unlikely.
+struct Expectimax<G> {
     memo: HashMap<u64, f64>,
+    _game: std::marker::PhantomData<G>,
 }
 
-impl Expectimax {
+impl<G: Game> Expectimax<G> {
     fn new() -> Self {
         Self {
             memo: HashMap::new(),
+            _game: std::marker::PhantomData,
         }
     }
 
-    fn value(&mut self, game: &Pig) -> f64 {
+    fn value(&mut self, game: &G) -> f64 {
         if let Some(outcome) = game.outcome() {
             return f64::from(outcome.value_for(Side::First));
         }
@@ -51,14 +56,14 @@ impl Expectimax {
         value
     }
 
-    fn after(&mut self, game: &Pig, action: usize) -> f64 {
+    fn after(&mut self, game: &G, action: usize) -> f64 {
         let mut next = game.clone();
         next.apply(action);
         self.value(&next)
     }
 
     /// The value of `action` for the side to move at `game`.
-    fn action_value(&mut self, game: &Pig, action: usize) -> f64 {
+    fn action_value(&mut self, game: &G, action: usize) -> f64 {
         let sign = if game.to_move() == Side::First {
             1.0
         } else {
@@ -89,10 +94,10 @@ fn position(options: &PigOptions, moves: &str) -> Pig {
 
 /// The exact value of every decision position as the evaluator's value: search then only has
 /// to average chance correctly and find the maximum.
-struct ExactEvaluator(Expectimax);
+struct ExactEvaluator<'a, G>(&'a mut Expectimax<G>);
 
-impl Evaluator<Pig> for ExactEvaluator {
-    fn evaluate(&mut self, positions: &[&Pig], out: &mut [Evaluation]) {
+impl<G: Game> Evaluator<G> for ExactEvaluator<'_, G> {
+    fn evaluate(&mut self, positions: &[&G], out: &mut [Evaluation]) {
         UniformEvaluator.evaluate(positions, out);
         for (position, evaluation) in positions.iter().zip(out.iter_mut()) {
             let sign = if position.to_move() == Side::First {
@@ -137,7 +142,7 @@ fn decisions() -> Vec<Pig> {
 }
 
 /// The exact value of `game`'s best move, and which move that is.
-fn best_move(exact: &mut Expectimax, game: &Pig) -> (f64, usize) {
+fn best_move(exact: &mut Expectimax<Pig>, game: &Pig) -> (f64, usize) {
     let roll = exact.action_value(game, ROLL);
     let hold = exact.action_value(game, HOLD);
     assert!(
@@ -161,7 +166,8 @@ fn exact_leaf_values_lead_search_to_the_expectimax_move() {
     for game in decisions() {
         let (_, best) = best_move(&mut exact, &game);
         let mut search = Search::new(puct(), 1);
-        let mut evaluator = ExactEvaluator(Expectimax::new());
+        let mut values = Expectimax::new();
+        let mut evaluator = ExactEvaluator(&mut values);
         let result = search.run(&game, &mut evaluator, 2000);
         assert_eq!(result.action, best, "{}", game.position_text());
         chosen.push(result.action);
@@ -213,7 +219,8 @@ fn gumbel_search_finds_the_expectimax_move_through_chance_nodes() {
     for game in decisions() {
         let (_, best) = best_move(&mut exact, &game);
         let mut search = Search::new(config.clone(), 3);
-        let mut evaluator = ExactEvaluator(Expectimax::new());
+        let mut values = Expectimax::new();
+        let mut evaluator = ExactEvaluator(&mut values);
         let result = search.run(&game, &mut evaluator, 400);
         assert_eq!(result.action, best, "{}", game.position_text());
     }
@@ -225,4 +232,67 @@ fn a_search_never_starts_at_a_chance_node() {
     let options = options(20, 6, 12);
     let game = position(&options, "roll");
     Search::new(puct(), 0).run(&game, &mut UniformEvaluator, 10);
+}
+
+/// A Qast end-game: Black's end placement of round 1 (forced: its circles are empty) with the
+/// limit at round 2, so the roll of round 2 and its twelve decisions remain, the count of
+/// section 7 deciding. Black has three discs racing, one about to lap, White one disc two
+/// spaces from its lap; the gold circles have room for one. About 1.8 million positions.
+const QAST_END_GAME: &str = "o6-4,x20-25,x26-24,x32-34 x0o2 x1o1 x 1 321.33 ex 19";
+
+/// The search's value of the end-game with exact values at its leaves, `visits` visits: the
+/// root, the roll, and then the roll's outcomes in the order the chance node picks them.
+fn qast_end_game_error(
+    exact: &mut Expectimax<Qast>,
+    game: &Qast,
+    chance: ChanceChoice,
+    seed: u64,
+    visits: u32,
+) -> f64 {
+    let config = SearchConfig { chance, ..puct() };
+    let result = Search::new(config, seed).run(game, &mut ExactEvaluator(exact), visits);
+    // Black is to move, so the search's value is the first side's, as the expectimax's.
+    f64::from(result.value) - exact.value(game)
+}
+
+/// Every roll of Qast is equally likely: a stratified chance node visits each of the 243
+/// once in its first 243 descents, so with exact values below it the search's value is the
+/// exact expectimax value of the end-game, where sampling the rolls (with replacement)
+/// misses some and repeats others.
+#[test]
+fn a_stratified_roll_gives_a_qast_end_game_its_exact_expectimax_value() {
+    let options = qast::RawOptions {
+        max_rounds: 2,
+        ..Default::default()
+    }
+    .validate()
+    .unwrap();
+    let game = Qast::from_position(&options, QAST_END_GAME).unwrap();
+    assert_eq!(game.to_move(), Side::First);
+    let mut exact = Expectimax::new();
+    let value = exact.value(&game);
+    assert!(
+        (0.5..0.99).contains(&value),
+        "the end-game should be open, not decided: {value:.4}"
+    );
+    // The root, the roll node, and each of the 243 rolls once.
+    let visits = 2 + 243;
+    let mut sampled = Vec::new();
+    for seed in 0..4 {
+        let error = qast_end_game_error(&mut exact, &game, ChanceChoice::Stratified, seed, visits);
+        // Measured: 0.0002 (float sums) for every seed.
+        assert!(
+            error.abs() < 1e-3,
+            "stratified, seed {seed}: off by {error:.4}"
+        );
+        sampled.push(
+            qast_end_game_error(&mut exact, &game, ChanceChoice::Sampled, seed, visits).abs(),
+        );
+    }
+    // Measured: 0.008 to 0.024 over five seeds.
+    let mean = sampled.iter().sum::<f64>() / sampled.len() as f64;
+    assert!(
+        mean > 2e-3,
+        "sampled rolls should miss the exact value: {sampled:.4?}"
+    );
 }

@@ -2,11 +2,12 @@
 //! then, once the batch is evaluated, expand them and back their values up.
 
 use super::{Leaf, Tree, side_sign};
-use crate::config::Formula;
+use crate::config::{ChanceChoice, Formula};
 use crate::nodes::{Edge, NodeId, NodeState, ROOT};
 use crate::noise::dirichlet;
 use game::Evaluation;
 use game::Game;
+use rand::Rng;
 use rand::seq::SliceRandom;
 use std::ops::Range;
 
@@ -128,12 +129,19 @@ impl<G: Game> Tree<G> {
         }
     }
 
-    /// The outcome to descend into at the chance node `node`: the one whose share of the
-    /// node's visits lags its probability most, `p * (N + 1) - n` with visits in flight
-    /// counted, ties to the game's order. Visits so follow the probabilities without sampling
-    /// noise (stratified): after `N` descents every outcome has `p * N` of them, give or take
-    /// one.
-    fn select_chance(&self, node: NodeId) -> usize {
+    /// The outcome to descend into at the chance node `node`, as [`ChanceChoice`] says.
+    fn select_chance(&mut self, node: NodeId) -> usize {
+        match self.config.chance {
+            ChanceChoice::Stratified => self.most_lagging_outcome(node),
+            ChanceChoice::Sampled => self.sampled_outcome(node),
+        }
+    }
+
+    /// The outcome whose share of the node's visits lags its probability most,
+    /// `p * (N + 1) - n` with visits in flight counted, ties to the edges' order (shuffled
+    /// once per node). Visits so follow the probabilities without sampling noise
+    /// (stratified): after `N` descents every outcome has `p * N` of them, give or take one.
+    fn most_lagging_outcome(&self, node: NodeId) -> usize {
         let parent = self.nodes.node(node);
         let next = (parent.visits + parent.in_flight + 1) as f32;
         let range = self.nodes.edge_range(node);
@@ -152,6 +160,19 @@ impl<G: Game> Tree<G> {
             }
         }
         best
+    }
+
+    /// An outcome drawn with its probability (the edges' priors).
+    fn sampled_outcome(&mut self, node: NodeId) -> usize {
+        let range = self.nodes.edge_range(node);
+        let mut left: f32 = self.rng.random();
+        for edge_index in range.clone() {
+            left -= self.nodes.edges[edge_index].prior;
+            if left < 0.0 {
+                return edge_index;
+            }
+        }
+        range.end - 1
     }
 
     /// The index (into the node store's edges) of the child to descend into at the decision node
