@@ -1,11 +1,12 @@
 //! `ghast serve` end to end in a real browser: the binary serves a tiny random network, and
 //! headless Chromium (driven by playwright-core, tests/browser/play.mjs for Ghast,
-//! play-go.mjs for Ghodak, play-fakerghast.mjs for Fakerghast and play-vastuz.mjs for Vastuz)
-//! plays moves by clicking and checks the page against the API.
+//! play-go.mjs for Ghodak, play-fakerghast.mjs for Fakerghast, play-vastuz.mjs for Vastuz and
+//! play-qast.mjs for Qast) plays moves by clicking and checks the page against the API.
 //!
 //! Needs `scripts/setup-browser.sh` (Chromium and playwright-core). Set `GHAST_SCREENSHOT`
-//! (Ghast), `GHODAK_SCREENSHOT` or `VASTUZ_SCREENSHOT` to a path to keep the screenshot
-//! (docs/serve.png, docs/serve-ghodak.png and docs/serve-vastuz.png are made this way).
+//! (Ghast), `GHODAK_SCREENSHOT`, `VASTUZ_SCREENSHOT` or `QAST_SCREENSHOT` to a path to keep
+//! the screenshot (docs/serve.png, docs/serve-ghodak.png, docs/serve-vastuz.png and
+//! docs/serve-qast.png are made this way).
 
 mod common;
 
@@ -128,22 +129,54 @@ fn a_person_can_play_a_whole_vastuz_game_with_its_steals_in_a_browser() {
     let options = vastuz::RawOptions { size: 4, pie: 1 }.validate().unwrap();
     let bot = write_random_bot::<vastuz::Vastuz>(temp.path(), options);
     let out = play_in_browser(&bot, "play-vastuz.mjs", "VASTUZ_SCREENSHOT");
-    // The game the page played, replayed by the rules on their own: the same end.
-    let text = std::fs::read_to_string(out.path().join("game.json")).expect("the page's game");
-    let game: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let moves: Vec<&str> = game["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap())
-        .collect();
+    let moves = replays_as_the_page_ended(&out, &["--game", "vastuz", "--size", "4", "--pie", "1"]);
     assert!(
         moves.iter().any(|m| m.contains('+')),
         "a turn with a steal: {moves:?}"
     );
-    let args = ["replay", "--game", "vastuz", "--size", "4", "--pie", "1"];
+}
+
+/// A whole game of three rounds: the set-up, three rolls with their sticks and moves, the end
+/// placements, and the count at the limit.
+#[test]
+fn a_person_can_play_a_short_qast_game_with_its_rolls_in_a_browser() {
+    let temp = tempfile::tempdir().unwrap();
+    let options = qast::RawOptions {
+        max_rounds: 3,
+        ..Default::default()
+    }
+    .validate()
+    .unwrap();
+    let bot = write_random_bot::<qast::Qast>(temp.path(), options);
+    let out = play_in_browser(&bot, "play-qast.mjs", "QAST_SCREENSHOT");
+    let moves = replays_as_the_page_ended(&out, &["--game", "qast", "--max-rounds", "3"]);
+    assert_eq!(
+        moves.iter().filter(|m| m.starts_with('r')).count(),
+        3,
+        "three rolls: {moves:?}"
+    );
+}
+
+/// Replays the moves of the game the page played (its `game.json`) through `ghast replay`
+/// with `rules`, by the rules on their own, and checks that they end in the page's final
+/// position and result. Returns the moves.
+fn replays_as_the_page_ended(out: &tempfile::TempDir, rules: &[&str]) -> Vec<String> {
+    let text = std::fs::read_to_string(out.path().join("game.json")).expect("the page's game");
+    let game: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let moves: Vec<String> = game["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_owned())
+        .collect();
+    let mut args = vec!["replay"];
+    args.extend_from_slice(rules);
     let output = common::ghast(&args, &moves.join("\n"));
-    assert!(output.status.success());
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let printed = String::from_utf8(output.stdout).unwrap();
     let lines: Vec<&str> = printed.lines().collect();
     let result = lines
@@ -154,6 +187,7 @@ fn a_person_can_play_a_whole_vastuz_game_with_its_steals_in_a_browser() {
     assert_eq!(result, game["result"].as_str().unwrap());
     let position = lines[lines.len() - 2].split_once(' ').unwrap().1;
     assert_eq!(position, game["position"].as_str().unwrap());
+    moves
 }
 
 /// Serves `bot` and runs the browser script `script` against it; the screenshot is copied to

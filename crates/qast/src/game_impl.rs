@@ -4,7 +4,7 @@
 use crate::notation::roll_text;
 use crate::options::QastOptions;
 use crate::qast::{BLACK, Ending, GLOBAL_ACTIONS, GOLD, MINUS, Next, PLUS, Qast, ROLLS};
-use game::{Game, GtpWork, Outcome, Side};
+use game::{BoardViewWork, Game, GtpWork, Outcome, Side};
 
 fn side_of(colour: u8) -> Side {
     if colour == BLACK {
@@ -42,6 +42,10 @@ impl Game for Qast {
     const CHANCE: bool = true;
 
     fn with_gtp<W: GtpWork<Self>>(work: W) -> Option<W::Output> {
+        Some(work.run())
+    }
+
+    fn with_board_view<W: BoardViewWork<Self>>(work: W) -> Option<W::Output> {
         Some(work.run())
     }
 

@@ -5,6 +5,7 @@
 //! A state is a few fixed arrays: one token is one action, applied in place; the roll's 243
 //! outcomes are the contract's chance outcomes.
 
+mod board_view;
 mod game_impl;
 mod gtp_impl;
 mod notation;
@@ -13,6 +14,7 @@ mod planes;
 mod position;
 mod qast;
 
+pub use board_view::{Board, Destination, DiscView, Roll, Space};
 pub use notation::{Token, parse_token, roll_action};
 pub use options::{OptionsError, QastOptions, RawOptions};
 pub use planes::CHANNELS;

@@ -187,7 +187,7 @@ impl Qast {
         })
     }
 
-    fn step(&self, from: usize, dir: i8, steps: usize) -> usize {
+    pub(crate) fn step(&self, from: usize, dir: i8, steps: usize) -> usize {
         let n = self.n() as i64;
         (from as i64 + i64::from(dir) * steps as i64).rem_euclid(n) as usize
     }

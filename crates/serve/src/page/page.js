@@ -43,12 +43,13 @@ async function act(work) {
   }
 }
 
-/** Applies a new state, then lets the bot answer and refreshes the analysis. */
+/** Applies a new state, then lets the bot answer (every decision it has in a row: a Qast
+ *  holder assigns three sticks) and refreshes the analysis. */
 async function update(next) {
   view.state = next;
   view.analysis = null;
   render();
-  if (view.state.bot_to_move) {
+  while (view.state.bot_to_move) {
     $("status").textContent = "Bot is thinking…";
     view.state = await api("POST", "/api/bot");
     render();
