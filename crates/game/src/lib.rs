@@ -14,6 +14,7 @@ mod referee;
 pub mod rules;
 mod side;
 pub mod speed;
+pub mod vectors;
 mod view;
 
 pub use chance::{ChanceStream, draw_outcome, mix64, splitmix64};
