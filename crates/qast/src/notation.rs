@@ -156,10 +156,39 @@ impl Qast {
         choices
     }
 
+    /// Whether `action` is among [`Qast::legal`]'s, decided without listing them (search
+    /// asks this often).
     pub fn is_legal(&self, action: usize) -> bool {
-        let mut legal = Vec::new();
-        self.legal(&mut legal);
-        legal.contains(&action)
+        let n = self.n();
+        if self.next == Next::Roll {
+            return action < ROLLS;
+        }
+        if action < n {
+            return self.space_choices() & (1 << action) != 0;
+        }
+        let pass = action == n + PASS;
+        match self.next {
+            Next::Over | Next::Roll => false,
+            Next::Setup(step) => action == n + GOLD && step == 5 && self.options().black_gold(),
+            Next::Assign { .. } => pass && self.space_choices() == 0,
+            Next::Move { colour, stick } => {
+                let moves = self.moves(colour, stick);
+                match action.checked_sub(n + PLUS) {
+                    Some(i) if i < 8 => moves[i],
+                    _ => pass && !moves.contains(&true),
+                }
+            }
+            Next::Lap { colour, .. } => {
+                let c = usize::from(colour);
+                match action - n {
+                    GOLD => self.gold[0] + self.gold[1] < 3,
+                    KICK => self.gold[1 - c] > 0 && self.circles[1 - c] < 3,
+                    PASS => true,
+                    _ => false,
+                }
+            }
+            Next::End { .. } => pass,
+        }
     }
 
     /// The token of `action` at this position.

@@ -54,6 +54,25 @@ proptest! {
         }
     }
 
+    /// `is_legal` decides without listing; it must agree with the list on every action.
+    #[test]
+    fn is_legal_agrees_with_the_legal_list(seed in any::<u64>(), black_gold in 0i64..=1) {
+        let options = rules(19, black_gold, 30);
+        let mut game = Qast::new(&options);
+        let mut legal = Vec::new();
+        for action in random_game(&options, seed) {
+            game.legal_actions(&mut legal);
+            for candidate in 0..game.num_actions().max(qast::ROLLS) + 2 {
+                prop_assert_eq!(
+                    game.is_legal(candidate),
+                    legal.contains(&candidate),
+                    "{} at {}", candidate, game.to_string()
+                );
+            }
+            game.apply(action);
+        }
+    }
+
     #[test]
     fn the_flip_maps_a_legal_game_to_a_legal_game_with_the_same_result(
         seed in any::<u64>(), black_gold in 0i64..=1
