@@ -359,3 +359,54 @@ fn vastuz_turns_travel_whole_over_gtp() {
     );
     assert!(gtp.ok("showboard").contains("result "));
 }
+
+/// Qast over GTP: the test referees, sending each round's roll as `play black r213.31`; the
+/// engine decides every token of both sides with `genmove`, and the rules replay each one.
+#[test]
+fn qast_rolls_come_from_the_referee_and_every_token_replays() {
+    use game::Game;
+    let temp = tempfile::tempdir().unwrap();
+    let options = qast::RawOptions {
+        max_rounds: 3,
+        ..Default::default()
+    }
+    .validate()
+    .unwrap();
+    let mut gtp = Gtp::start(&export::<qast::Qast>(temp.path(), &options));
+    let mut referee = qast::Qast::new(&options);
+    let rolls = ["r213.31", "r333.12", "r121.23"];
+    let mut rolled = 0;
+    while referee.outcome().is_none() {
+        let token = if referee.is_chance() {
+            let refused = gtp.send("genmove black");
+            assert!(refused.starts_with("? "), "no genmove at a roll: {refused}");
+            let roll = rolls[rolled % rolls.len()];
+            rolled += 1;
+            gtp.ok(&format!("play black {roll}"));
+            roll.to_owned()
+        } else {
+            let colour = ["black", "white"][referee.to_move().index()];
+            gtp.ok(&format!("genmove {colour}"))
+        };
+        referee
+            .play_told(&token)
+            .unwrap_or_else(|e| panic!("{token}: {e}"));
+        assert_eq!(
+            gtp.ok("ghast-position"),
+            referee.position_text(),
+            "after {token}"
+        );
+    }
+    assert_eq!(rolled, 3, "a roll a round");
+    let refused = gtp.send("play black r214.31");
+    assert!(refused.starts_with("? "), "{refused}");
+    let score = gtp.ok("final_score");
+    let lead = referee.score(game::Side::First) - referee.score(game::Side::Second);
+    assert!(
+        score.starts_with('B') && lead > 0.0
+            || score.starts_with('W') && lead < 0.0
+            || score == "0",
+        "{score}: the count's lead {lead}"
+    );
+    assert!(gtp.ok("showboard").contains("result "));
+}
