@@ -272,6 +272,16 @@ mod tests {
         Qast::from_position(&QastOptions::default(), text).unwrap()
     }
 
+    /// The names of the spaces the board marks as choices.
+    fn open_spaces(board: &Board) -> Vec<&str> {
+        board
+            .spaces
+            .iter()
+            .filter(|s| s.open)
+            .map(|s| s.name.as_str())
+            .collect()
+    }
+
     #[test]
     fn the_plank_places_each_space_as_the_rules_diagram_does() {
         let game = Qast::new(&QastOptions::default());
@@ -286,12 +296,7 @@ mod tests {
         assert_eq!(board.spaces[24].painted, Some("black"));
         assert_eq!(board.spaces[7].painted, None);
         // Black's first set-up placement: its nine empty painted spaces.
-        let open: Vec<&str> = board
-            .spaces
-            .iter()
-            .filter(|s| s.open)
-            .map(|s| s.name.as_str())
-            .collect();
+        let open = open_spaces(&board);
         assert_eq!(
             open,
             [
@@ -347,12 +352,7 @@ mod tests {
         let board = game.board(Side::First);
         assert_eq!(board.decision, "lap");
         assert_eq!(board.words, ["gold"]);
-        let open: Vec<&str> = board
-            .spaces
-            .iter()
-            .filter(|s| s.open)
-            .map(|s| s.name.as_str())
-            .collect();
+        let open = open_spaces(&board);
         assert!(open.contains(&"t24") && !open.contains(&"t23"), "{open:?}");
     }
 }
