@@ -235,10 +235,9 @@ impl BoardView for Qast {
     fn effect(before: &Qast, action: usize, after: &Qast) -> Effect {
         let n = before.n();
         let (from, placed) = match before.next {
-            Next::Move { colour, stick } if (n..n + GOLD).contains(&action) => (
-                before.carrier(colour, stick).map(name),
-                before.target_name(action),
-            ),
+            Next::Move { colour, stick } if (n..n + GOLD).contains(&action) => {
+                (before.carrier(colour, stick), before.target_name(action))
+            }
             Next::Setup(_) | Next::Lap { .. } | Next::End { .. } if action < n => {
                 (None, Some(name(action)))
             }
@@ -249,13 +248,12 @@ impl BoardView for Qast {
         let removed = (0..n)
             .filter(|&k| {
                 let (was, is) = (before.disc(k), after.disc(k));
-                was.is_some_and(|w| is.is_none_or(|i| i.colour != w.colour))
-                    && from.as_deref() != Some(name(k).as_str())
+                was.is_some_and(|w| is.is_none_or(|i| i.colour != w.colour)) && from != Some(k)
             })
             .map(name)
             .collect();
         Effect {
-            from,
+            from: from.map(name),
             placed,
             removed,
         }
