@@ -44,6 +44,7 @@ fn replays_every_vector_game_byte_for_byte() {
         ("crates/ghast/tests/data/fakerghast-replay-vectors.txt", 40),
         ("crates/vastuz/tests/data/vastuz-replay.txt", 40),
         ("crates/qast/tests/data/qast-replay.txt", 40),
+        ("crates/ghostchess/tests/data/ghostchess-replay.txt", 40),
     ];
     let mut games = Vec::new();
     for (file, count) in files {
@@ -102,9 +103,9 @@ fn assert_refused(args: &[&str], stdin: &str, needle: &str) {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
-/// Every block of the illegal-move vectors (Ghast, Ghodak, Fakerghast, Vastuz, Qast): a
-/// position for the start and each legal prefix move (their text is checked by the replay
-/// vectors), then exit status 2 naming the refused move. One process per block, since each
+/// Every block of the illegal-move vectors (Ghast, Ghodak, Fakerghast, Vastuz, Qast, Ghost
+/// Chess): a position for the start and each legal prefix move (their text is checked by the
+/// replay vectors), then exit status 2 naming the refused move. One process per block, since each
 /// start of the binary loads libtorch; four at a time.
 #[test]
 fn refuses_every_illegal_vector_move() {
@@ -115,7 +116,7 @@ fn refuses_every_illegal_vector_move() {
         .split(|l| *l == "end")
         .filter(|b| b.len() >= 4)
         .collect();
-    assert_eq!(blocks.len(), 70 + 60 + 80 + 40 + 60);
+    assert_eq!(blocks.len(), 70 + 60 + 80 + 40 + 60 + 40);
     std::thread::scope(|scope| {
         for share in blocks.chunks(blocks.len().div_ceil(4)) {
             scope.spawn(move || share.iter().for_each(|block| check_refusal(block)));
@@ -198,8 +199,13 @@ fn ghodak_moves_and_options_are_checked_too() {
         "",
         "no game has all the rules given (max_moves, win_margin)",
     );
-    // A rule only Ghodak has chooses Ghodak.
-    let output = replay(&["--max-moves", "2"], "pass pass");
+    // A rule two games have chooses neither: `--game` must.
+    assert_refused(
+        &["--max-moves", "2"],
+        "pass pass",
+        "the rules given (max_moves) fit ghodak and ghostchess: choose one with --game",
+    );
+    let output = replay(&["--game", "ghodak", "--max-moves", "2"], "pass pass");
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert!(stdout.ends_with("result white passes 0 7.5\n"), "{stdout}");
 }

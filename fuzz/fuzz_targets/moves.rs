@@ -2,11 +2,12 @@
 //! Position strings and moves as users type them (`ghast replay`, GTP, the web page): parsing
 //! must refuse what is not a legal move with an error, and playing what it accepts must not
 //! panic. Input: a game-and-size byte, a position line, then one move per line. The byte's
-//! remainder by 6 picks Ghodak (sizes 5..=19), Ghast or Fakerghast (sizes 2..=7, D = 1..=3),
-//! Pig (whose position line is ignored: it has no position strings), Vastuz (sizes 2..=13) or
-//! Qast (sides 19..=39, a short round limit); each line is tried as one action (chance's outcomes included), then as a whole move
-//! as a side is told it (a Fakerghast pair in full or in public form with its reveals, a Vastuz
-//! placement with its steals).
+//! remainder by 7 picks Ghodak (sizes 5..=19), Ghast or Fakerghast (sizes 2..=7, D = 1..=3),
+//! Pig (whose position line is ignored: it has no position strings), Vastuz (sizes 2..=13),
+//! Qast (sides 19..=39, a short round limit) or Ghost Chess (a limit of 1..=40 turns); each
+//! line is tried as one action (chance's outcomes included), then as a whole move as a side is
+//! told it (a Fakerghast pair in full or in public form with its reveals, a Vastuz placement
+//! with its steals, a Ghost Chess turn with its marks).
 
 use game::{Game, GtpGame};
 use libfuzzer_sys::fuzz_target;
@@ -38,8 +39,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let (position, moves) = text.split_once('\n').unwrap_or((text, ""));
-    let size = i64::from(selector / 6);
-    match selector % 6 {
+    let size = i64::from(selector / 7);
+    match selector % 7 {
         0 => {
             let raw = ghodak::RawOptions {
                 size: 5 + size % 15,
@@ -86,7 +87,7 @@ fuzz_target!(|data: &[u8]| {
                 play_lines(from_position::<vastuz::Vastuz>(&options, position), moves);
             }
         }
-        _ => {
+        5 => {
             let raw = qast::RawOptions {
                 side: 19 + 2 * (size % 11),
                 max_rounds: 1 + size % 7,
@@ -95,6 +96,16 @@ fuzz_target!(|data: &[u8]| {
             if let Ok(options) = raw.validate() {
                 let game = qast::Qast::from_position(&options, position)
                     .unwrap_or_else(|_| qast::Qast::new(&options));
+                play_lines(game, moves);
+            }
+        }
+        _ => {
+            let raw = ghostchess::RawOptions {
+                max_moves: 1 + size % 40,
+            };
+            if let Ok(options) = raw.validate() {
+                let game = ghostchess::GhostChess::from_position(&options, position)
+                    .unwrap_or_else(|_| ghostchess::GhostChess::new(&options));
                 play_lines(game, moves);
             }
         }

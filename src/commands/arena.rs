@@ -198,7 +198,7 @@ fn play_match<G: Planes>(
             summary.parent().unwrap_or(&summary).display()
         );
     }
-    print_result(&result, sprt.as_ref());
+    print_result(&result, sprt.as_ref(), G::COLOURS);
     if G::CHANCE {
         println!(
             "chance: both games of each colour-swapped pair had the same chance outcomes, so \
@@ -229,13 +229,21 @@ pub fn warn_forfeit(bar: &ProgressBar, record: &GameRecord) {
     }
 }
 
-fn print_result(result: &MatchResult, sprt: Option<&SprtParams>) {
+fn print_result(result: &MatchResult, sprt: Option<&SprtParams>, colours: [&str; 2]) {
     let wdl = result.wdl;
     println!(
         "{} vs {}: {} wins, {} draws, {} losses for {}",
         result.a, result.b, wdl.wins, wdl.draws, wdl.losses, result.a
     );
     println!("{}", result.stats());
+    let by_colour = result.by_colour().map(|wdl| {
+        let score = 100.0 * wdl.points() / f64::from(wdl.games().max(1));
+        format!("{}-{}-{} ({score:.1}%)", wdl.wins, wdl.draws, wdl.losses)
+    });
+    println!(
+        "{} by colour (wins-draws-losses): as {} {}, as {} {}",
+        result.a, colours[0], by_colour[0], colours[1], by_colour[1]
+    );
     if let (Some(params), Some(status)) = (sprt, result.sprt) {
         println!("{}", sprt_line(params, &status, wdl.games()));
     }

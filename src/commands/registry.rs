@@ -55,6 +55,7 @@ registry! {
     pig::Pig,
     vastuz::Vastuz,
     qast::Qast,
+    ghostchess::GhostChess,
 }
 
 /// Runs `work` for the game called `name`. A name no game has is an [`InputError`] naming
@@ -472,7 +473,15 @@ mod tests {
         assert_eq!(args(&[]).game_name().unwrap(), "ghast");
         assert_eq!(args(&["size=4"]).game_name().unwrap(), "ghast");
         assert_eq!(args(&["fakerghast=1"]).game_name().unwrap(), "fakerghast");
-        assert_eq!(args(&["max_moves=40"]).game_name().unwrap(), "ghodak");
+        assert_eq!(
+            args(&["komi=6.5", "max_moves=40"]).game_name().unwrap(),
+            "ghodak"
+        );
+        let two = args(&["max_moves=40"]).game_name().unwrap_err();
+        assert!(
+            two.to_string().contains("fit ghodak and ghostchess"),
+            "{two}"
+        );
         assert_eq!(args(&["target=20"]).game_name().unwrap(), "pig");
         let none = args(&["target=20", "size=9"]).game_name().unwrap_err();
         assert!(none.to_string().contains("no game has"), "{none}");

@@ -77,6 +77,16 @@ impl MatchResult {
     pub fn stats(&self) -> MatchStats {
         MatchStats::new(&self.pairs)
     }
+
+    /// A's results in the games it played as the first side, then as the second: where the
+    /// sides play different games (Ghost Chess) the two differ by more than luck.
+    pub fn by_colour(&self) -> [Wdl; 2] {
+        let mut results = [Wdl::default(); 2];
+        for game in &self.games {
+            results[game.a_side.index()] += game.wdl_for_a();
+        }
+        results
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Error)]

@@ -136,6 +136,8 @@ pub struct Referee<G: Game> {
     opening_end: usize,
     /// A resignation or forfeit; the rules' own ending is the game's.
     stopped: Option<Ending>,
+    /// How many of `actions` each side's agent has heard ([`Agent::observe_action`]).
+    heard: [usize; 2],
     legal: Vec<usize>,
     outcomes: Vec<(usize, f64)>,
 }
@@ -152,6 +154,7 @@ impl<G: Game> Referee<G> {
             move_whole: true,
             opening_end: 0,
             stopped: None,
+            heard: [0; 2],
             legal: Vec::new(),
             outcomes: Vec::new(),
         }
@@ -289,15 +292,19 @@ impl<G: Game> Referee<G> {
         self.legal.choose(picks).copied()
     }
 
-    /// Asks `agent`, whose side decides now, for actions until its move is whole, plays them
-    /// and tells `agent` each one ([`Referee::last_move`] is then that move). A resignation
-    /// ends the game (and returns [`Choice::Resign`]); an illegal action is the agent's
-    /// failure.
+    /// Asks `agent`, whose side decides now, for actions until its move is whole or the other
+    /// side decides within it (a Ghost Chess turn whose follow-up is the opponent's), plays
+    /// them and tells `agent` each one ([`Referee::last_move`] is then that move, if whole).
+    /// A resignation ends the game (and returns [`Choice::Resign`]); an illegal action is the
+    /// agent's failure. The agent first hears what it has not heard of the move under way.
     pub fn take_move<'a>(
         &mut self,
         agent: &mut (dyn Agent<G> + 'a),
     ) -> Result<Choice, AgentFailure> {
         let side = self.to_decide().expect("a side decides");
+        if !self.move_whole {
+            self.catch_up(side, agent)?;
+        }
         loop {
             let action = match agent.choose(&self.game)? {
                 Choice::Resign => {
@@ -310,10 +317,44 @@ impl<G: Game> Referee<G> {
             self.play(action)
                 .map_err(|_| AgentFailure(format!("played the illegal move `{text}`")))?;
             agent.observe_action(action)?;
-            if self.move_whole {
+            self.heard[side.index()] = self.actions.len();
+            if self.move_whole || self.to_decide() != Some(side) {
                 return Ok(Choice::Play(action));
             }
         }
+    }
+
+    /// Asks `agent` for every action of the move under way until it is whole, whichever side
+    /// decides each: one engine answering for a whole turn (`genmove` in a game whose turn
+    /// has the opponent's follow-ups), which hears each action as it plays it.
+    pub fn take_whole_move<'a>(
+        &mut self,
+        agent: &mut (dyn Agent<G> + 'a),
+    ) -> Result<Choice, AgentFailure> {
+        loop {
+            let side = self.to_decide().expect("a side decides");
+            let choice = self.take_move(agent)?;
+            self.heard[side.other().index()] = self.actions.len();
+            if choice == Choice::Resign || self.move_whole {
+                return Ok(choice);
+            }
+        }
+    }
+
+    /// Tells `side`'s agent the actions of the last move (whole or under way) it has not
+    /// heard yet, in order.
+    fn catch_up<'a>(
+        &mut self,
+        side: Side,
+        agent: &mut (dyn Agent<G> + 'a),
+    ) -> Result<(), AgentFailure> {
+        let heard = &mut self.heard[side.index()];
+        *heard = (*heard).max(self.move_first);
+        for &action in &self.actions[*heard..] {
+            agent.observe_action(action)?;
+        }
+        *heard = self.actions.len();
+        Ok(())
     }
 
     /// `side` resigns: the other side wins.
@@ -370,7 +411,7 @@ fn run_game<'a, G: Game>(
     let mut in_opening = opening.actions > 0;
     while !referee.is_over() {
         if referee.draw_chance(chance).is_some() {
-            tell(referee, agents, None)?;
+            tell(referee, agents)?;
             continue;
         }
         let side = referee.to_decide().expect("a side decides");
@@ -380,7 +421,7 @@ fn run_game<'a, G: Game>(
         {
             referee.play(action).expect("an opening action is legal");
             opening_left = opening_left.saturating_sub(1);
-            tell(referee, agents, None)?;
+            tell(referee, agents)?;
             continue;
         }
         if in_opening {
@@ -391,32 +432,27 @@ fn run_game<'a, G: Game>(
             .take_move(&mut *agents[side.index()])
             .map_err(|why| (side, why))?;
         if let Choice::Play(_) = choice {
-            tell(referee, agents, Some(side))?;
+            tell(referee, agents)?;
         }
     }
     Ok(())
 }
 
-/// Tells the agents what the last action did: each action of a whole move to every agent but
-/// `mover` (who heard its own as it played them), then the whole move to both. Nothing while
-/// a move is under way.
+/// Tells the agents what the last action did, once its move is whole: each agent the actions
+/// it has not heard (the other side's, chance's; its own it heard as it played them), then the
+/// whole move. Nothing while a move is under way.
 fn tell<'a, G: Game>(
-    referee: &Referee<G>,
+    referee: &mut Referee<G>,
     agents: &mut [&mut (dyn Agent<G> + 'a); 2],
-    mover: Option<Side>,
 ) -> Result<(), (Side, AgentFailure)> {
-    let Some(played) = referee.last_move() else {
+    if referee.last_move().is_none() {
         return Ok(());
-    };
+    }
     for side in Side::BOTH {
-        let agent = &mut agents[side.index()];
-        let fail = |why| (side, why);
-        if mover != Some(side) {
-            for &action in played.actions {
-                agent.observe_action(action).map_err(fail)?;
-            }
-        }
-        agent.observe_move(&played).map_err(fail)?;
+        let agent = &mut *agents[side.index()];
+        referee.catch_up(side, agent).map_err(|why| (side, why))?;
+        let played = referee.last_move().expect("a whole move");
+        agent.observe_move(&played).map_err(|why| (side, why))?;
     }
     Ok(())
 }

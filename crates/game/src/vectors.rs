@@ -134,7 +134,8 @@ pub fn options_from_flags<G: Game>(flags: &[String]) -> Result<G::Options, Strin
 }
 
 /// Replays `vector` by `G`'s rules: the start, every position after a move (and the same
-/// position read back by `read_position`, with the same hash and outcome), and the result.
+/// position read back by `read_position`: the same text, and while the game goes on the same
+/// hash, not over), and the result.
 pub fn check_replay<G: Game>(
     vector: &ReplayVector,
     read_position: impl Fn(&G::Options, &str) -> Result<G, String>,
@@ -154,7 +155,10 @@ pub fn check_replay<G: Game>(
         expect_equal(&reread.position_text(), expected, || {
             format!("{} read back", at())
         })?;
-        if reread.hash() != game.hash() || reread.outcome() != game.outcome() {
+        // A game that ended may have ended by what no position string holds (a repetition
+        // lives in the game's history): its result line is checked below instead.
+        if game.outcome().is_none() && (reread.hash() != game.hash() || reread.outcome().is_some())
+        {
             return Err(format!("{}: read back with another hash or outcome", at()));
         }
     }

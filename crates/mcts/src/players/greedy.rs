@@ -65,7 +65,7 @@ impl<G: Game> Player<G> for GreedyPlayer {
 }
 
 /// `side`'s score lead once `action` is played in `game` and the move it starts is finished
-/// as well as it can be. `finished` remembers the best lead from each position within a move
+/// as well as it can be, by `side` where it decides and against it where the opponent does. `finished` remembers the best lead from each position within a move
 /// by its hash: the decisions of a move often commute (a Vastuz cascade's steals in another
 /// order reach the same position), and without it their orders multiply.
 fn lead_after<G: Game>(
@@ -82,10 +82,16 @@ fn lead_after<G: Game>(
         }
         let mut legal = Vec::new();
         after.legal_actions(&mut legal);
-        let lead = legal
+        let leads = legal
             .into_iter()
-            .map(|next| lead_after(&after, next, side, finished))
-            .fold(f32::NEG_INFINITY, f32::max);
+            .map(|next| lead_after(&after, next, side, finished));
+        // Each side finishes the move as suits it: the opponent decides some follow-ups of a
+        // Ghost Chess turn.
+        let lead = if after.to_move() == side {
+            leads.fold(f32::NEG_INFINITY, f32::max)
+        } else {
+            leads.fold(f32::INFINITY, f32::min)
+        };
         finished.insert(after.hash(), lead);
         return lead;
     }

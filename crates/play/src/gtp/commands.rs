@@ -140,7 +140,7 @@ impl<G: GtpGame + Planes> Engine<G> {
     fn genmove(&mut self, colour: &str) -> Response {
         self.check_turn(colour)?;
         self.referee
-            .take_move(&mut Local(&mut self.bot))
+            .take_whole_move(&mut Local(&mut self.bot))
             .map_err(|e| e.to_string())?;
         let played = self
             .referee

@@ -1,0 +1,129 @@
+//! `game::Game` for [`GhostChess`]: one action per decision of section 10 (a square or one
+//! of five globals); a move is a whole turn, its token.
+
+use crate::ghostchess::{ACTIONS, COLOUR_NAMES, Decision, Ending, GhostChess, WHITE};
+use crate::notation::{action_text, parse_action, parse_turn, turn_token};
+use crate::options::GhostChessOptions;
+use game::{Game, Outcome, Side};
+
+fn side_of(colour: usize) -> Side {
+    if colour == WHITE {
+        Side::First
+    } else {
+        Side::Second
+    }
+}
+
+/// What a won game adds to the winner's count ([`Game::score`]), so that a one-ply count sees
+/// a win beyond any material.
+const WIN_BONUS: f32 = 20.0;
+
+impl Game for GhostChess {
+    type Options = GhostChessOptions;
+
+    const NAME: &'static str = "ghostchess";
+
+    const ABOUT: &'static str = "one black queen, the Ghost, against White's army without king \
+         and queen, with special moves on both sides (GHOST-CHESS.md)";
+
+    const OPTION_HELP: &'static [(&'static str, &'static str)] = &[(
+        "max_moves",
+        "turns (both players' counted) after which White wins, 1..=100000",
+    )];
+
+    const COLOURS: [&'static str; 2] = COLOUR_NAMES;
+
+    fn new(options: &GhostChessOptions) -> Self {
+        GhostChess::new(options)
+    }
+
+    fn options(&self) -> &GhostChessOptions {
+        GhostChess::options(self)
+    }
+
+    fn num_actions(&self) -> usize {
+        ACTIONS
+    }
+
+    /// The decider, who is not always the player whose turn it is.
+    fn to_move(&self) -> Side {
+        side_of(self.decider())
+    }
+
+    fn legal_actions(&self, out: &mut Vec<usize>) {
+        self.legal(out);
+    }
+
+    fn is_legal(&self, action: usize) -> bool {
+        GhostChess::is_legal(self, action)
+    }
+
+    fn apply(&mut self, action: usize) {
+        debug_assert!(
+            GhostChess::is_legal(self, action),
+            "illegal action {action}"
+        );
+        GhostChess::apply(self, action);
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.ending()
+            .map(|(winner, _)| Outcome::Win(side_of(winner)))
+    }
+
+    fn end_reason(&self) -> Option<&'static str> {
+        self.ending().map(|(_, ending)| Ending::name(ending))
+    }
+
+    fn position_text(&self) -> String {
+        self.to_string()
+    }
+
+    fn result_text(&self) -> Option<String> {
+        let (winner, ending) = self.ending()?;
+        Some(format!("{} {}", COLOUR_NAMES[winner], ending.name()))
+    }
+
+    fn hash(&self) -> u64 {
+        GhostChess::hash(self)
+    }
+
+    /// Material (pawn 1, Knight and bishop 3, rook 5, the Ghost 9, less 4 for each black
+    /// Knight lost), and the win bonus for the winner of a finished game.
+    fn score(&self, side: Side) -> f32 {
+        let colour = side.index();
+        let won = self.ending().is_some_and(|(winner, _)| winner == colour);
+        self.material(colour) + if won { WIN_BONUS } else { 0.0 }
+    }
+
+    /// None: the mirror turns dark squares light, and the sides play different games
+    /// (section 12).
+    fn symmetry_count(&self) -> usize {
+        1
+    }
+
+    fn transform_action(&self, _sym: usize, action: usize) -> usize {
+        action
+    }
+
+    fn action_to_string(&self, action: usize) -> String {
+        action_text(self, action)
+    }
+
+    fn parse_action(&self, text: &str) -> Result<usize, String> {
+        parse_action(self, text)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Vec<usize>, String> {
+        parse_turn(self, text)
+    }
+
+    /// A turn goes on until its last decision; the decider may change within it.
+    fn mid_move(&self) -> bool {
+        !matches!(self.decision(), Decision::From | Decision::Over)
+    }
+
+    fn told_move(before: &Self, actions: &[usize], _after: &Self, _viewer: Side) -> String {
+        turn_token(before, actions)
+    }
+}

@@ -1,0 +1,24 @@
+//! Ghost Chess, as `../shared/GHOST-CHESS.md` fixes it: one black queen, the Ghost, against
+//! White's army without king and queen, the Paradigm, each side with its special moves.
+//!
+//! The board is six bitboards. A turn is taken one decision at a time (section 10): a
+//! from-square, a to-square, then the follow-ups the rules call for, some decided by the other
+//! player; a whole turn is one token (section 9.2).
+
+mod board;
+mod game_impl;
+mod ghostchess;
+mod notation;
+mod options;
+mod planes;
+mod position;
+
+pub use board::{Bits, parse_square, square_name, squares};
+pub use ghostchess::{
+    ACTIONS, ASSAULT, BLACK, COLOUR_NAMES, DECISIONS, Decision, EXCHANGE, Ending, GLOBAL_ACTIONS,
+    GhostChess, NO, PASS, Piece, TRANSCEND, WHITE,
+};
+pub use notation::{Token, parse_token};
+pub use options::{GhostChessOptions, OptionsError, RawOptions};
+pub use planes::CHANNELS;
+pub use position::PositionError;
