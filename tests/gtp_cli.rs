@@ -410,3 +410,45 @@ fn qast_rolls_come_from_the_referee_and_every_token_replays() {
     );
     assert!(gtp.ok("showboard").contains("result "));
 }
+
+/// Ghost Chess over GTP with whole-turn tokens (UCI-like): the test plays White's first turns
+/// itself (an Assault among them), the engine answers each with a whole Black turn, follow-ups
+/// of White's included, then plays both sides with `genmove`; the rules replay every token and
+/// the engine's position agrees after each.
+#[test]
+fn ghostchess_turns_are_whole_tokens_both_ways() {
+    use game::Game;
+    let temp = tempfile::tempdir().unwrap();
+    let options = ghostchess::RawOptions { max_moves: 16 }.validate().unwrap();
+    let mut gtp = Gtp::start(&export::<ghostchess::GhostChess>(temp.path(), &options));
+    let mut referee = ghostchess::GhostChess::new(&options);
+    let refused = gtp.send("play white c1e3");
+    assert!(
+        refused.starts_with("? ") && refused.contains("c1e3"),
+        "d2 blocks the bishop: {refused}"
+    );
+    let mut ours = ["C1E3^", "d2d4"].into_iter();
+    while referee.outcome().is_none() {
+        let colour = ["white", "black"][referee.to_move().index()];
+        let token = match ours.next().filter(|_| colour == "white") {
+            Some(token) => {
+                gtp.ok(&format!("play white {token}"));
+                token.to_ascii_lowercase()
+            }
+            None => gtp.ok(&format!("genmove {colour}")),
+        };
+        referee
+            .play_told(&token)
+            .unwrap_or_else(|e| panic!("{token}: {e}"));
+        assert!(!referee.mid_move(), "{token} is a whole turn");
+        assert_eq!(
+            gtp.ok("ghast-position"),
+            referee.position_text(),
+            "after {token}"
+        );
+    }
+    assert!(gtp.ok("showboard").contains("result "));
+    let score = gtp.ok("final_score");
+    let white_won = referee.outcome() == Some(game::Outcome::Win(game::Side::First));
+    assert_eq!(score.starts_with('W'), white_won, "{score}");
+}

@@ -206,6 +206,10 @@ impl<G: GtpGame> Agent<G> for GtpAgent<G> {
         Ok(Choice::Play(first))
     }
 
+    fn whole_moves(&self) -> bool {
+        true
+    }
+
     fn observe_move(&mut self, played: &Played<'_, G>) -> Result<(), AgentFailure> {
         if std::mem::take(&mut self.generated) {
             return Ok(());

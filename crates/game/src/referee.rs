@@ -50,6 +50,14 @@ pub trait Agent<G: Game> {
         Ok(())
     }
 
+    /// Whether the agent decides whole moves only, every decision of its move included, even
+    /// one the rules give the opponent (a GTP engine answers `genmove` with a whole Ghost
+    /// Chess turn, and hears the opponent's turns whole). In a game with such an agent, the
+    /// side that begins a move decides all of it.
+    fn whole_moves(&self) -> bool {
+        false
+    }
+
     /// A whole move was played: for agents that are told whole moves in the form their side
     /// may see them ([`Played::told_to`]), such as a GTP engine.
     fn observe_move(&mut self, played: &Played<'_, G>) -> Result<(), AgentFailure> {
@@ -406,6 +414,7 @@ fn run_game<'a, G: Game>(
             .new_game(referee.game().options(), side)
             .map_err(|why| (side, why))?;
     }
+    let whole_moves = agents.iter().any(|agent| agent.whole_moves());
     let mut picks = ChaCha8Rng::seed_from_u64(opening.seed);
     let mut opening_left = opening.actions;
     let mut in_opening = opening.actions > 0;
@@ -428,9 +437,13 @@ fn run_game<'a, G: Game>(
             referee.opening_end = referee.actions.len();
             in_opening = false;
         }
-        let choice = referee
-            .take_move(&mut *agents[side.index()])
-            .map_err(|why| (side, why))?;
+        let agent = &mut *agents[side.index()];
+        let choice = if whole_moves {
+            referee.take_whole_move(agent)
+        } else {
+            referee.take_move(agent)
+        }
+        .map_err(|why| (side, why))?;
         if let Choice::Play(_) = choice {
             tell(referee, agents)?;
         }

@@ -8,6 +8,7 @@
 mod board;
 mod game_impl;
 mod ghostchess;
+mod gtp_impl;
 mod notation;
 mod options;
 mod planes;

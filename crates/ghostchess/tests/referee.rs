@@ -25,9 +25,17 @@ impl Agent<GhostChess> for Checking {
     }
 
     fn choose(&mut self, game: &GhostChess) -> Result<Choice, AgentFailure> {
-        assert_eq!(game.to_move(), self.side, "asked for the other side's decision");
+        assert_eq!(
+            game.to_move(),
+            self.side,
+            "asked for the other side's decision"
+        );
         let follows = self.follows.as_ref().expect("a start");
-        assert_eq!(follows.hash(), game.hash(), "asked before hearing the game so far");
+        assert_eq!(
+            follows.hash(),
+            game.hash(),
+            "asked before hearing the game so far"
+        );
         if game.mid_move() && game.mover() != game.decider() {
             self.handed_over += 1;
         }
