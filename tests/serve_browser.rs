@@ -157,6 +157,17 @@ fn a_person_can_play_a_short_qast_game_with_its_rolls_in_a_browser() {
     );
 }
 
+/// Ghost Chess as either side: as White an Assault and a short game, then a new game as
+/// Black, replayed through `ghast replay`.
+#[test]
+fn a_person_can_play_ghostchess_as_either_side_in_a_browser() {
+    let temp = tempfile::tempdir().unwrap();
+    let options = ghostchess::RawOptions { max_moves: 14 }.validate().unwrap();
+    let bot = write_random_bot::<ghostchess::GhostChess>(temp.path(), options);
+    let out = play_in_browser(&bot, "play-ghostchess.mjs", "GHOSTCHESS_SCREENSHOT");
+    replays_as_the_page_ended(&out, &["--game", "ghostchess", "--max-moves", "14"]);
+}
+
 /// Replays the moves of the game the page played (its `game.json`) through `ghast replay`
 /// with `rules`, by the rules on their own, and checks that they end in the page's final
 /// position and result. Returns the moves.

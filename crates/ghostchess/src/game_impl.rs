@@ -4,7 +4,7 @@
 use crate::ghostchess::{ACTIONS, COLOUR_NAMES, Decision, Ending, GhostChess, WHITE};
 use crate::notation::{action_text, parse_action, parse_turn, turn_token};
 use crate::options::GhostChessOptions;
-use game::{Game, GtpWork, Outcome, Side};
+use game::{BoardViewWork, Game, GtpWork, Outcome, Side};
 
 fn side_of(colour: usize) -> Side {
     if colour == WHITE {
@@ -34,6 +34,10 @@ impl Game for GhostChess {
     const COLOURS: [&'static str; 2] = COLOUR_NAMES;
 
     fn with_gtp<W: GtpWork<Self>>(work: W) -> Option<W::Output> {
+        Some(work.run())
+    }
+
+    fn with_board_view<W: BoardViewWork<Self>>(work: W) -> Option<W::Output> {
         Some(work.run())
     }
 

@@ -6,6 +6,7 @@
 //! player; a whole turn is one token (section 9.2).
 
 mod board;
+mod board_view;
 mod game_impl;
 mod ghostchess;
 mod gtp_impl;
@@ -15,6 +16,7 @@ mod planes;
 mod position;
 
 pub use board::{Bits, parse_square, square_name, squares};
+pub use board_view::{Board, Button, Square};
 pub use ghostchess::{
     ACTIONS, ASSAULT, BLACK, COLOUR_NAMES, DECISIONS, Decision, EXCHANGE, Ending, GLOBAL_ACTIONS,
     GhostChess, NO, PASS, Piece, TRANSCEND, WHITE,
