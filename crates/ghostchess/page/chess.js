@@ -110,7 +110,7 @@ export function moveCount() {
 }
 
 export function marginText() {
-  return "Material: pawn 1, Knight and bishop 3, rook 5, the Ghost 9 (less 4 a black Knight lost). " +
+  return "Material: pawn 1, Knight and bishop 3, rook 5, the Ghost 30 (less 4 a black Knight lost). " +
     "White wins by capturing the Ghost or two black Knights, at the turn limit or on a threefold repetition; " +
     "Black by clearing the board.";
 }

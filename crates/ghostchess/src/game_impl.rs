@@ -14,10 +14,6 @@ fn side_of(colour: usize) -> Side {
     }
 }
 
-/// What a won game adds to the winner's count ([`Game::score`]), so that a one-ply count sees
-/// a win beyond any material.
-const WIN_BONUS: f32 = 20.0;
-
 impl Game for GhostChess {
     type Options = GhostChessOptions;
 
@@ -96,12 +92,11 @@ impl Game for GhostChess {
         GhostChess::hash(self)
     }
 
-    /// Material (pawn 1, Knight and bishop 3, rook 5, the Ghost 9, less 4 for each black
-    /// Knight lost), and the win bonus for the winner of a finished game.
+    /// Material ([`GhostChess::material`]: the Ghost worth White's whole army). Only
+    /// material, so that the lead is a dense signal for Black, who wins by taking everything
+    /// (the ends themselves are the value's).
     fn score(&self, side: Side) -> f32 {
-        let colour = side.index();
-        let won = self.ending().is_some_and(|(winner, _)| winner == colour);
-        self.material(colour) + if won { WIN_BONUS } else { 0.0 }
+        self.material(side.index())
     }
 
     /// None: the mirror turns dark squares light, and the sides play different games

@@ -1043,8 +1043,9 @@ impl GhostChess {
         self.position_key() ^ game::mix64(turn_state) ^ game::mix64(self.knights_moved ^ 0x77)
     }
 
-    /// Material: pawn 1, Knight 3, bishop 3, rook 5, the Ghost 9; Black's Knights 3 each
-    /// less what two lost would cost her.
+    /// Material: pawn 1, Knight 3, bishop 3, rook 5; the Ghost 30, as much as White's whole
+    /// army, since she is the only piece that can clear it (a Transcend that does not clear
+    /// the board loses her for a few pieces); a black Knight 3, less 4 for each one lost.
     pub fn material(&self, colour: usize) -> f32 {
         let count = |piece: Piece| self.pieces[piece as usize].count_ones() as f32;
         if colour == WHITE {
@@ -1053,7 +1054,8 @@ impl GhostChess {
                 + 3.0 * count(Piece::Bishop)
                 + 5.0 * count(Piece::Rook)
         } else {
-            9.0 * count(Piece::Ghost) + 3.0 * count(Piece::BlackKnight) - 4.0 * f32::from(self.lost)
+            30.0 * count(Piece::Ghost) + 3.0 * count(Piece::BlackKnight)
+                - 4.0 * f32::from(self.lost)
         }
     }
 }
