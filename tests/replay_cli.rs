@@ -86,6 +86,53 @@ fn check_replay(args: &[String], expected: &str) {
     );
 }
 
+/// Every example of GHOST-CHESS.md section 13 through the binary, each from its own position
+/// (`--from`): the position echoed, the move and the position after it, and the result line
+/// where the move ends the game; a move the section calls illegal exits 2 naming it.
+#[test]
+fn ghostchess_section_13_examples_replay_from_their_positions() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/crates/ghostchess/tests/data/section-13.txt"
+    );
+    let text = std::fs::read_to_string(path).expect("read section 13's examples");
+    let examples: Vec<Vec<&str>> = text
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .map(|line| line.split(" | ").collect())
+        .collect();
+    assert_eq!(examples.len(), 19);
+    for example in examples {
+        let (before, token, after) = (example[0], example[1], example[2]);
+        let args = ["--game", "ghostchess", "--from", before];
+        if after == "illegal" {
+            assert_refused(&args, token, &format!("\"{token}\""));
+            continue;
+        }
+        let output = replay(&args, token);
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        assert!(output.status.success(), "{example:?}: {stdout}");
+        let mut expected = format!("{before}\n{token} {after}\n");
+        if let Some(result) = example.get(3) {
+            expected.push_str(&format!("{result}\n"));
+        }
+        assert_eq!(stdout, expected, "{example:?}");
+    }
+}
+
+/// A start position that the game cannot read exits 2 naming it; a game without position
+/// strings says so.
+#[test]
+fn a_bad_start_position_exits_2_naming_it() {
+    let args = ["--game", "ghostchess", "--from", "3q4/8 w"];
+    assert_refused(&args, "", "position \"3q4/8 w\"");
+    assert_refused(
+        &["--game", "pig", "--from", "0 0"],
+        "",
+        "pig reads no position strings",
+    );
+}
+
 /// Exit status 2, one line on stderr naming the problem, and no panic.
 fn assert_refused(args: &[&str], stdin: &str, needle: &str) {
     let output = replay(args, stdin);

@@ -73,6 +73,7 @@ pub enum Command {
     ///   echo "f6:0 a1:3 pass pass" | ghast replay --size 6
     ///   echo "E5 C3 pass pass" | ghast replay --game ghodak --size 9 --komi 7.5
     ///   echo "roll 4 roll 3 hold" | ghast replay --game pig --target 20
+    ///   echo "d8h4" | ghast replay --game ghostchess --from "3q4/8/8/3P4/7P/8/8/N6R b - - - 0 11"
     #[command(verbatim_doc_comment)]
     Replay(replay::Args),
     /// Measure the speed of the rules, the search, the network and the self-play loop.

@@ -12,20 +12,30 @@ use std::io::{BufWriter, Read, Write};
 pub struct Args {
     #[command(flatten)]
     game: GameArgs,
+
+    /// Start from this position (the game's position string, as replay prints it) instead
+    /// of the start of the game
+    #[arg(long, value_name = "POSITION")]
+    from: Option<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    args.game.run(Replay(&args.game))
+    args.game.run(Replay(&args))
 }
 
 /// The moves on standard input, replayed in the game the flags name.
-struct Replay<'a>(&'a GameArgs);
+struct Replay<'a>(&'a Args);
 
 impl GameWork for Replay<'_> {
     type Output = ();
 
     fn run<G: Planes>(self) -> anyhow::Result<()> {
-        let mut game = G::new(&self.0.options::<G>(None)?);
+        let options = self.0.game.options::<G>(None)?;
+        let mut game = match &self.0.from {
+            None => G::new(&options),
+            Some(text) => G::from_position_text(&options, text)
+                .map_err(|error| InputError(format!("position \"{text}\": {error}")))?,
+        };
         let mut moves = String::new();
         std::io::stdin()
             .read_to_string(&mut moves)

@@ -20,9 +20,6 @@ pub trait GtpGame: Game {
     /// The board size a position string describes, so that setting a position of another
     /// size changes the size as `boardsize` would.
     fn position_size(text: &str) -> Result<i64, String>;
-
-    /// Reads a position string (the game's notation) under `options`.
-    fn from_position_text(options: &Self::Options, text: &str) -> Result<Self, String>;
 }
 
 /// The `final_score` text: `letters[winner]`, `+`, the lead (`B+3.5`), or `0` for a draw.

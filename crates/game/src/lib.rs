@@ -150,6 +150,14 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         format!("{self:?}")
     }
 
+    /// Reads a position string (the game's notation, as [`Game::position_text`] writes it)
+    /// under `options`: where `ghast replay --from` and GTP's `ghast-set_position` start. A game
+    /// without position strings refuses every text, saying so.
+    fn from_position_text(options: &Self::Options, text: &str) -> Result<Self, String> {
+        let _ = (options, text);
+        Err(format!("{} reads no position strings", Self::NAME))
+    }
+
     /// The position as `viewer` may see it: all of it in a game without hidden information;
     /// in Fakerghast, the opponent's pairs without which tile is real.
     fn position_seen_by(&self, viewer: Side) -> String {

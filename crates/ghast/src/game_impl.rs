@@ -67,6 +67,10 @@ impl Game for Ghast {
         self.to_string()
     }
 
+    fn from_position_text(options: &GhastOptions, text: &str) -> Result<Self, String> {
+        Ghast::from_position_str(options, text).map_err(|e| e.to_string())
+    }
+
     fn result_text(&self) -> Option<String> {
         self.result().map(|result| result.to_string())
     }

@@ -1,7 +1,6 @@
 //! `game::GtpGame` for [`Ghast`]: colours `orange` and `blue`, RULES.md notation.
 
 use crate::ghast::Ghast;
-use crate::options::GhastOptions;
 #[cfg(test)]
 use crate::options::RawOptions;
 use crate::position::Position;
@@ -34,10 +33,6 @@ impl GtpGame for Ghast {
             .parse()
             .map_err(|e: crate::PositionError| e.to_string())?;
         Ok(i64::from(position.geometry.size()))
-    }
-
-    fn from_position_text(options: &GhastOptions, text: &str) -> Result<Self, String> {
-        Ghast::from_position_str(options, text).map_err(|e| e.to_string())
     }
 }
 

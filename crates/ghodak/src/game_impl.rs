@@ -86,6 +86,10 @@ impl Game for Ghodak {
         self.to_string()
     }
 
+    fn from_position_text(options: &GhodakOptions, text: &str) -> Result<Self, String> {
+        Ghodak::from_position_str(options, text).map_err(|e| e.to_string())
+    }
+
     fn hash(&self) -> u64 {
         Ghodak::hash(self)
     }

@@ -2,7 +2,6 @@
 //! `final_score` as `B+3.5`), so that GNU Go, Pachi and GUIs drive it unchanged.
 
 use crate::ghodak::Ghodak;
-use crate::options::GhodakOptions;
 #[cfg(test)]
 use crate::options::RawOptions;
 use game::Game;
@@ -63,10 +62,6 @@ impl GtpGame for Ghodak {
     fn position_size(text: &str) -> Result<i64, String> {
         let rows = text.split_whitespace().next().unwrap_or_default();
         Ok(rows.split('/').count() as i64)
-    }
-
-    fn from_position_text(options: &GhodakOptions, text: &str) -> Result<Self, String> {
-        Ghodak::from_position_str(options, text).map_err(|e| e.to_string())
     }
 }
 

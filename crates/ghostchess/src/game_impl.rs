@@ -83,6 +83,10 @@ impl Game for GhostChess {
         self.to_string()
     }
 
+    fn from_position_text(options: &GhostChessOptions, text: &str) -> Result<Self, String> {
+        GhostChess::from_position(options, text).map_err(|e| e.to_string())
+    }
+
     fn result_text(&self) -> Option<String> {
         let (winner, ending) = self.ending()?;
         Some(format!("{} {}", COLOUR_NAMES[winner], ending.name()))

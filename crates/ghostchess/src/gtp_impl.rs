@@ -4,7 +4,6 @@
 
 use crate::board::{bit, square_at};
 use crate::ghostchess::{GhostChess, WHITE};
-use crate::options::GhostChessOptions;
 use game::{Game, GtpGame, Side, final_score_text};
 use std::fmt::Write;
 
@@ -60,9 +59,5 @@ impl GtpGame for GhostChess {
     /// The board is always 8 x 8; GTP has no `size` for Ghost Chess, so this is never asked.
     fn position_size(_text: &str) -> Result<i64, String> {
         Err("a Ghost Chess board is always 8 x 8".into())
-    }
-
-    fn from_position_text(options: &GhostChessOptions, text: &str) -> Result<Self, String> {
-        GhostChess::from_position(options, text).map_err(|e| e.to_string())
     }
 }

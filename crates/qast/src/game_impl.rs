@@ -107,6 +107,10 @@ impl Game for Qast {
         self.to_string()
     }
 
+    fn from_position_text(options: &QastOptions, text: &str) -> Result<Self, String> {
+        Qast::from_position(options, text).map_err(|e| e.to_string())
+    }
+
     fn result_text(&self) -> Option<String> {
         let winner = self.winner()?;
         Some(format!(

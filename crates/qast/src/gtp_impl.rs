@@ -2,7 +2,6 @@
 //! `white`, and the roll told as `ghast-chance r213.31` (or `play <colour> r213.31`) by
 //! whoever referees the game; `final_score` gives the count's lead (section 7).
 
-use crate::options::QastOptions;
 use crate::qast::{Next, Qast, WHITE};
 use game::{Game, GtpGame, Side, final_score_text};
 use std::fmt::Write;
@@ -65,10 +64,6 @@ impl GtpGame for Qast {
     /// Qast, so this is never asked.
     fn position_size(_text: &str) -> Result<i64, String> {
         Err("a Qast position keeps the track's side".into())
-    }
-
-    fn from_position_text(options: &QastOptions, text: &str) -> Result<Self, String> {
-        Qast::from_position(options, text).map_err(|e| e.to_string())
     }
 }
 

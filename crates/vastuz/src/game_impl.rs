@@ -100,6 +100,10 @@ impl Game for Vastuz {
         Vastuz::position_text(self)
     }
 
+    fn from_position_text(options: &VastuzOptions, text: &str) -> Result<Self, String> {
+        Vastuz::from_position(options, text).map_err(|e| e.to_string())
+    }
+
     fn result_text(&self) -> Option<String> {
         result_line(self)
     }

@@ -1,7 +1,6 @@
 //! `game::GtpGame` for [`Vastuz`]: whole turns in the notation of section 6.2 (`c4+e3-e3`),
 //! `black`/`white`, `final_score` as `B+1.5`.
 
-use crate::options::VastuzOptions;
 use crate::vastuz::{Vastuz, result_line, score_text};
 use game::{Game, GtpGame, final_score_text};
 use std::fmt::Write;
@@ -51,10 +50,6 @@ impl GtpGame for Vastuz {
     fn position_size(text: &str) -> Result<i64, String> {
         let rows = text.split_whitespace().next().unwrap_or_default();
         Ok((rows.split('/').count() as i64 + 1) / 2)
-    }
-
-    fn from_position_text(options: &VastuzOptions, text: &str) -> Result<Self, String> {
-        Vastuz::from_position(options, text).map_err(|e| e.to_string())
     }
 }
 

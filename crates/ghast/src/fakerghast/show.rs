@@ -3,7 +3,7 @@
 //! knows its own pairs and only the public form of the other's.
 
 use super::moves::{Decision, Move};
-use super::options::{FakerghastOptions, Hiding};
+use super::options::Hiding;
 use super::{Fakerghast, with_hidden};
 use crate::board_view::PlacedTile;
 use crate::diagram::{colour_letter, colour_name, picture};
@@ -123,10 +123,6 @@ impl GtpGame for Fakerghast {
     }
 
     fn position_size(_text: &str) -> Result<i64, String> {
-        Err(NO_POSITIONS.to_owned())
-    }
-
-    fn from_position_text(_options: &FakerghastOptions, _text: &str) -> Result<Self, String> {
         Err(NO_POSITIONS.to_owned())
     }
 }
