@@ -103,6 +103,45 @@ fn bad_input_exits_2_with_a_message_naming_it() {
     }
 }
 
+/// A path that holds no bot is named with what a bot is, in every command that takes one:
+/// a missing folder or file, a checkpoint without its sidecar, a folder that is no bundle.
+#[test]
+fn a_path_that_is_no_bot_is_named_with_what_a_bot_is() {
+    let temp = tempfile::tempdir().unwrap();
+    let missing = temp.path().join("no-such-bot");
+    let missing = missing.to_str().unwrap();
+    let no_bot = format!("no bot at {missing}: expected a bundle folder");
+    let out = temp.path().join("out");
+    let out = out.to_str().unwrap();
+    for args in [
+        vec!["gtp", "--bot", missing],
+        vec!["serve", "--bot", missing, "--port", "0"],
+        vec!["export", "--checkpoint", missing, "--out", out],
+    ] {
+        assert_refused(&args, &no_bot);
+    }
+    let player = format!("player `{missing}`: expected random, greedy");
+    assert_refused(&["arena", missing, "random"], &player);
+    let run = tiny_ladder_run(&[1]);
+    let run_arg = run.path().to_str().unwrap();
+    assert_refused(
+        &["ladder", "--run", run_arg, "--baselines", missing],
+        &player,
+    );
+    let lone = temp.path().join("lone.safetensors");
+    std::fs::copy(run.path().join("models/gen-0001.safetensors"), &lone).unwrap();
+    let lone = lone.to_str().unwrap();
+    assert_refused(
+        &["gtp", "--bot", lone],
+        "lone.safetensors: a checkpoint needs its sidecar",
+    );
+    let folder = temp.path().to_str().unwrap();
+    assert_refused(
+        &["gtp", "--bot", folder],
+        "not a bot bundle: model.safetensors is missing",
+    );
+}
+
 #[test]
 fn ladder_prints_a_table_and_draws_the_plots() {
     let run = tiny_ladder_run(&[1, 2]);

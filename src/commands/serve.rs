@@ -69,12 +69,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     // Each search evaluates one leaf at a time; libtorch's threads would only fight them.
     nn::set_intra_op_threads((cores / searches).max(1));
-    let game = play::game_of(&args.bot).map_err(|error| {
-        InputError(format!(
-            "loading the bot from {}: {error}",
-            args.bot.display()
-        ))
-    })?;
+    let game = play::game_of(&args.bot).map_err(|error| InputError(error.to_string()))?;
     let source = format!("bot {}", args.bot.display());
     for_game(&game, &source, "game", Serve { args, searches })
 }

@@ -35,16 +35,7 @@ impl<G: Game> Bundle<G> {
     /// A folder is read as a bundle ([`Bundle::load`]), anything else as a checkpoint's
     /// weights file with play settings and [`DEFAULT_VISITS`] ([`Bundle::from_checkpoint`]).
     pub fn open(path: &Path) -> Result<Self, PlayError> {
-        if !path.exists() {
-            return Err(PlayError::Io {
-                path: path.to_owned(),
-                action: "open the bot",
-                source: std::io::Error::new(
-                    std::io::ErrorKind::NotFound,
-                    "no such bundle folder or checkpoint file",
-                ),
-            });
-        }
+        weights_of(path)?;
         if path.is_dir() {
             Bundle::load(path)
         } else {
@@ -94,7 +85,7 @@ impl<G: Game> Bundle<G> {
     /// A bot straight from a checkpoint (`gen-0042.safetensors` and its sidecar), with play
     /// settings and `visits` per move: the arena rates generations without exporting each.
     pub fn from_checkpoint(weights: &Path, visits: u32) -> Result<Self, PlayError> {
-        let checkpoint = load_checkpoint::<G>(weights)?;
+        let checkpoint = load_checkpoint::<G>(&weights_of(weights)?)?;
         let settings = BotSettings::new::<G>(checkpoint.provenance.game_options.clone(), visits)?;
         Ok(Bundle {
             checkpoint,
@@ -126,24 +117,44 @@ impl<G: Game> Bundle<G> {
 /// The name of the game the bot in `path` (a bundle folder or a checkpoint's weights file)
 /// plays, from the weights' sidecar, so that a tool can open it as that game.
 pub fn game_of(path: &Path) -> Result<String, PlayError> {
-    Ok(checkpoint::game_of(&weights_of(path)).map_err(nn::NetError::from)?)
+    Ok(checkpoint::game_of(&weights_of(path)?).map_err(nn::NetError::from)?)
 }
 
 /// The game options a bundle folder or checkpoint file plays with, read from its sidecar
 /// without loading the weights (a bundle's `bot.toml` must agree, see [`Bundle::load`]).
 pub fn options_of<G: Game>(path: &Path) -> Result<G::Options, PlayError> {
-    let description = checkpoint::describe::<G::Options>(&weights_of(path), G::NAME)
+    let description = checkpoint::describe::<G::Options>(&weights_of(path)?, G::NAME)
         .map_err(nn::NetError::from)?;
     Ok(description.provenance.game_options)
 }
 
-/// The weights file of a bundle folder, or the checkpoint file itself.
-fn weights_of(path: &Path) -> PathBuf {
+/// The weights file of a bundle folder, or the checkpoint file itself; the error says what a
+/// bot is when `path` is neither, and which file a bundle or a checkpoint lacks.
+fn weights_of(path: &Path) -> Result<PathBuf, PlayError> {
     if path.is_dir() {
-        path.join(WEIGHTS_FILE)
-    } else {
-        path.to_owned()
+        for file in [WEIGHTS_FILE, SIDECAR_FILE] {
+            if !path.join(file).is_file() {
+                return Err(PlayError::MissingFile {
+                    dir: path.to_owned(),
+                    file: file.into(),
+                });
+            }
+        }
+        return Ok(path.join(WEIGHTS_FILE));
     }
+    if !path.is_file() || path.extension().is_none_or(|e| e != "safetensors") {
+        return Err(PlayError::NoBot {
+            path: path.to_owned(),
+        });
+    }
+    let sidecar = checkpoint::sidecar_path(path);
+    if !sidecar.is_file() {
+        return Err(PlayError::NoSidecar {
+            weights: path.to_owned(),
+            sidecar,
+        });
+    }
+    Ok(path.to_owned())
 }
 
 fn load_checkpoint<G: Game>(weights: &Path) -> Result<Checkpoint<G::Options>, PlayError> {

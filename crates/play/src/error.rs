@@ -14,6 +14,20 @@ pub enum PlayError {
         source: io::Error,
     },
 
+    #[error(
+        "no bot at {}: expected a bundle folder (`ghast export` writes one) or a .safetensors \
+         checkpoint with its .json sidecar beside it",
+        path.display()
+    )]
+    NoBot { path: PathBuf },
+
+    #[error(
+        "{}: a checkpoint needs its sidecar {} beside it (the trainer writes both)",
+        weights.display(),
+        sidecar.display()
+    )]
+    NoSidecar { weights: PathBuf, sidecar: PathBuf },
+
     #[error("{}: not a bot bundle: {} is missing", dir.display(), file.display())]
     MissingFile { dir: PathBuf, file: PathBuf },
 
