@@ -173,6 +173,10 @@ fn ladder_prints_a_table_and_draws_the_plots() {
     for file in ["ratings.png", "ratings.svg", "results.json"] {
         assert!(is_nonempty(&ladder.join(file)), "{file}");
     }
+    let svg = std::fs::read_to_string(ladder.join("ratings.svg")).unwrap();
+    let run_name = run.path().file_name().unwrap().to_str().unwrap();
+    let title = format!("ghast: Elo of each generation of run {run_name} (2 visits a move)");
+    assert!(svg.contains(&title), "{title} in the plot");
     let rerun = text(&ghast(&args, "").stdout);
     assert!(
         rerun.starts_with("0 new pairings played, 6 from"),

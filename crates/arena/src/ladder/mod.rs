@@ -188,7 +188,7 @@ impl Ladder {
         }
         let anchor = self.anchor(&entries);
         let ratings = BradleyTerry::new(&anchor).fit(&table)?;
-        let plot = self.plot(&entries, &ratings)?;
+        let plot = self.plot(G::NAME, &entries, &ratings)?;
         Ok(LadderReport {
             ratings,
             anchor,
@@ -224,8 +224,15 @@ impl Ladder {
             .name()
     }
 
-    /// Draws `RUN/ladder/ratings.{png,svg}`; training time counts from the first generation.
-    fn plot<O>(&self, entries: &[Entry<O>], ratings: &[Rating]) -> Result<PlotFiles, PlotError> {
+    /// Draws `RUN/ladder/ratings.{png,svg}`, titled with what they show: the Elo of each
+    /// generation of `game` in this run (whose folder is named after its config by default),
+    /// at the ladder's visits. Training time counts from the first generation.
+    fn plot<O>(
+        &self,
+        game: &str,
+        entries: &[Entry<O>],
+        ratings: &[Rating],
+    ) -> Result<PlotFiles, PlotError> {
         let start = entries
             .iter()
             .filter_map(|e| e.generation.as_ref())
@@ -254,7 +261,10 @@ impl Ladder {
             || root.display().to_string(),
             |name| name.to_string_lossy().into_owned(),
         );
-        let title = format!("Ladder of {run_name}");
+        let title = format!(
+            "{game}: Elo of each generation of run {run_name} ({} visits a move)",
+            self.settings.visits
+        );
         let plot = RatingPlot {
             title: &title,
             points: &points,
