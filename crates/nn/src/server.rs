@@ -65,13 +65,21 @@ pub struct InferenceServer<G> {
 impl<G: Planes> InferenceServer<G> {
     /// Starts serving `evaluator`'s network on its device from a thread of its own.
     pub fn start(evaluator: NetEvaluator<G>) -> Self {
+        Self::start_gathering(evaluator, GATHER_WAIT)
+    }
+
+    /// [`InferenceServer::start`], holding each batch up to `gather_wait` for the clients
+    /// that have not sent theirs (a batch runs at once when every client has sent one, or
+    /// when it fills the largest pass). A long wait makes merging certain: a test's threads
+    /// that meet at a barrier and each send a batch get one forward pass between them.
+    pub fn start_gathering(evaluator: NetEvaluator<G>, gather_wait: Duration) -> Self {
         let (requests, inbox) = mpsc::channel();
         let counters = Arc::new(Counters::default());
         let max_batch = *evaluator.buckets().last().expect("at least one bucket");
         let thread_counters = Arc::clone(&counters);
         std::thread::Builder::new()
             .name("inference".into())
-            .spawn(move || serve(evaluator, &inbox, &thread_counters))
+            .spawn(move || serve(evaluator, &inbox, &thread_counters, gather_wait))
             .expect("cannot start the inference server's thread");
         InferenceServer {
             requests,
@@ -121,17 +129,18 @@ impl<G: Planes> InferenceServer<G> {
 }
 
 /// The server thread: waits for a batch, gathers the other clients' batches (up to the
-/// largest forward pass, waiting at most [`GATHER_WAIT`] for them), runs them as one and
+/// largest forward pass, waiting at most `gather_wait` for them), runs them as one and
 /// replies; ends when every sender is gone.
 fn serve<G: Planes>(
     mut evaluator: NetEvaluator<G>,
     inbox: &Receiver<Message>,
     counters: &Counters,
+    gather_wait: Duration,
 ) {
     let max_batch = *evaluator.buckets().last().expect("at least one bucket");
     let mut waiting: Vec<(HostBatch, usize, Sender<Reply>)> = Vec::new();
     while let Ok(first) = inbox.recv() {
-        let deadline = Instant::now() + GATHER_WAIT;
+        let deadline = Instant::now() + gather_wait;
         let mut rows = 0;
         let mut next = Some(first);
         while let Some(message) = next.take() {

@@ -6,6 +6,8 @@ mod common;
 use common::{Toy, assert_close, options, random_positions, tiny_network};
 use game::{Evaluation, Evaluator};
 use nn::{EvaluatorSettings, InferenceServer, NetEvaluator};
+use std::sync::Barrier;
+use std::time::Duration;
 use tch::Device;
 
 fn server(max_batch: usize) -> InferenceServer<Toy> {
@@ -66,6 +68,34 @@ fn merged_batches_of_many_threads_give_each_the_results_it_gets_alone() {
         server.mean_requests_per_pass(),
         server.mean_batch()
     );
+}
+
+/// Six threads that meet at a barrier and each send one batch get one forward pass between
+/// them: the server holds the first batch until every client has sent (its gather wait, a
+/// minute here, never runs out), so the merge does not depend on how threads are scheduled.
+#[test]
+fn batches_sent_together_are_merged_into_one_pass() {
+    let settings = EvaluatorSettings {
+        max_batch: 32,
+        ..EvaluatorSettings::on(Device::Cpu)
+    };
+    let evaluator = NetEvaluator::new(tiny_network(), &options(4, 4), settings).unwrap();
+    let server = InferenceServer::<Toy>::start_gathering(evaluator, Duration::from_secs(60));
+    let threads = 6;
+    let barrier = Barrier::new(threads);
+    let clients: Vec<_> = (0..threads).map(|_| server.client()).collect();
+    std::thread::scope(|scope| {
+        for (thread, mut client) in clients.into_iter().enumerate() {
+            let barrier = &barrier;
+            scope.spawn(move || {
+                let positions = random_positions(&options(4, 4), 5, thread as u64);
+                barrier.wait();
+                evaluate(&mut client, &positions);
+            });
+        }
+    });
+    assert_eq!(server.mean_requests_per_pass(), threads as f64);
+    assert_eq!(server.mean_batch(), (threads * 5) as f64);
 }
 
 #[test]
