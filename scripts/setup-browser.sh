@@ -8,4 +8,5 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 "$root/scripts/apt-install.sh" "the browser test (tests/serve_browser.rs)" chromium
 
-"$root/scripts/npm-install.sh" "the browser test (tests/serve_browser.rs)" "$root/tests/browser" playwright-core@1.65.1
+# 1.61 is the newest playwright-core that runs on Debian 12's Node.js 18 (later ones need 20).
+"$root/scripts/npm-install.sh" "the browser test (tests/serve_browser.rs)" "$root/tests/browser" playwright-core@1.61.1

@@ -10,5 +10,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/scripts/env.sh"
 cd "$root"
 cargo fmt --all --check
-cargo clippy --quiet --release --workspace --all-targets -- -D warnings
-cargo test --release --workspace "$@"
+# The `checked` profile is release with debug assertions on (Cargo.toml); clippy shares its
+# build scripts.
+cargo clippy --quiet --profile checked --workspace --all-targets -- -D warnings
+cargo test --profile checked --workspace "$@"

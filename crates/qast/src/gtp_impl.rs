@@ -70,6 +70,7 @@ impl GtpGame for Qast {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::QastOptions;
 
     #[test]
     fn the_diagram_draws_the_plank() {

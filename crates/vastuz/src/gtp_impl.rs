@@ -56,6 +56,7 @@ impl GtpGame for Vastuz {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::VastuzOptions;
 
     #[test]
     fn final_score_and_diagram_name_the_colours() {
