@@ -105,6 +105,14 @@ pub struct SearchConfig {
     pub hidden_samples: u32,
     /// How chance nodes choose the outcome each descent follows.
     pub chance: ChanceChoice,
+    /// In play ([`crate::Search`]), the share of the opponent's decisions (the side not
+    /// deciding at the root) that the search expects to be uniformly random blunders
+    /// ([`crate::Tree::expect_erratic`]): 0, the default, expects its best play. Above 0 the
+    /// bot takes risks that only pay against a weaker opponent, as chess engines' contempt
+    /// does; where one side loses every game between equals (Ghost Chess's Black), that is
+    /// its only way to play for a win. Self-play ignores it: its handicap games set the
+    /// expectation from the handicap itself.
+    pub opponent_random_decisions: f32,
 }
 
 impl Default for SearchConfig {
@@ -128,6 +136,7 @@ impl Default for SearchConfig {
             lcb_stdevs: 3.0,
             hidden_samples: 1,
             chance: ChanceChoice::Stratified,
+            opponent_random_decisions: 0.0,
         }
     }
 }
@@ -164,6 +173,7 @@ impl SearchConfig {
         bounds::non_negative("score_utility", self.score_utility)?;
         bounds::positive("score_scale", self.score_scale)?;
         bounds::non_negative("lcb_stdevs", self.lcb_stdevs)?;
-        bounds::at_least_one("hidden_samples", self.hidden_samples)
+        bounds::at_least_one("hidden_samples", self.hidden_samples)?;
+        bounds::fraction("opponent_random_decisions", self.opponent_random_decisions)
     }
 }

@@ -111,6 +111,8 @@ impl<G: Game> Search<G> {
             if samples > 1 || tree.game().hash() != game.hash() {
                 tree.reset(game);
             }
+            let opponent = game.to_move().other();
+            tree.expect_erratic(Some((opponent, self.config.opponent_random_decisions)));
             tree.set_budget(visits / samples + u32::from(k < visits % samples));
             self.batch.run(std::slice::from_mut(tree), evaluator);
             if samples == 1 {

@@ -4,16 +4,17 @@
 //! [`Shard`] as bincode 2 (serde, standard config). The uncompressed prefix lets a reader tell
 //! a foreign file or a shard from a newer build apart from corruption before decompressing.
 
-use crate::legacy::{GameRecordV2, ShardV2, VERSION_2};
+use crate::legacy::{GameRecordV2, GameRecordV3, ShardV2, ShardV3, VERSION_2, VERSION_3};
 use crate::{GameRecord, ReplayError, Shard};
 use std::io::Read;
 
 /// The first bytes of every shard.
 pub const MAGIC: [u8; 8] = *b"GHASTRPL";
-/// The version this build writes and the newest it reads (it reads version 2 too). Bump it
-/// whenever a serialized type changes: bincode is not self-describing, so old readers would
-/// misread new fields. Version 3 marks chance's outcomes ([`crate::MoveRecord::chance`]).
-pub const FORMAT_VERSION: u32 = 3;
+/// The version this build writes and the newest it reads (it reads versions 2 and 3 too).
+/// Bump it whenever a serialized type changes: bincode is not self-describing, so old readers
+/// would misread new fields. Version 3 marks chance's outcomes
+/// ([`crate::MoveRecord::chance`]), version 4 handicap games ([`crate::GameRecord::handicap`]).
+pub const FORMAT_VERSION: u32 = 4;
 
 const PREFIX_LEN: usize = MAGIC.len() + size_of::<u32>();
 const ZSTD_LEVEL: i32 = 3;
@@ -27,10 +28,8 @@ pub const MAX_RECORD_BYTES: usize = 1 << 28;
 /// Checks what bincode cannot: every float is one self-play could have written.
 fn check_records(shard: &Shard) -> Result<(), String> {
     for (game, record) in shard.records.iter().enumerate() {
-        for (index, played) in record.moves.iter().enumerate() {
-            if let Some(defect) = played.defect() {
-                return Err(format!("game {game}, move {index}: {defect}"));
-            }
+        if let Some(defect) = record.defect() {
+            return Err(format!("game {game}, {defect}"));
         }
     }
     Ok(())
@@ -73,7 +72,7 @@ pub fn decode_shard(file: &str, bytes: &[u8]) -> Result<Shard, ReplayError> {
         });
     };
     let version = u32::from_le_bytes(*version);
-    if version != FORMAT_VERSION && version != VERSION_2 {
+    if ![VERSION_2, VERSION_3, FORMAT_VERSION].contains(&version) {
         return Err(ReplayError::UnsupportedVersion {
             file: file(),
             found: version,
@@ -102,12 +101,18 @@ pub fn decode_shard(file: &str, bytes: &[u8]) -> Result<Shard, ReplayError> {
         file: file(),
         source,
     };
-    let (shard, read): (Shard, usize) = if version == VERSION_2 {
-        let (old, read) = bincode::serde::decode_from_slice::<ShardV2, _>(&records, config)
-            .map_err(decode_error)?;
-        (old.into(), read)
-    } else {
-        bincode::serde::decode_from_slice(&records, config).map_err(decode_error)?
+    let (shard, read): (Shard, usize) = match version {
+        VERSION_2 => {
+            let (old, read) = bincode::serde::decode_from_slice::<ShardV2, _>(&records, config)
+                .map_err(decode_error)?;
+            (old.into(), read)
+        }
+        VERSION_3 => {
+            let (old, read) = bincode::serde::decode_from_slice::<ShardV3, _>(&records, config)
+                .map_err(decode_error)?;
+            (old.into(), read)
+        }
+        _ => bincode::serde::decode_from_slice(&records, config).map_err(decode_error)?,
     };
     if read != records.len() {
         return Err(ReplayError::TrailingBytes {
@@ -128,19 +133,22 @@ pub fn encode_record(record: &GameRecord) -> Result<Vec<u8>, bincode::error::Enc
     bincode::serde::encode_to_vec(record, bincode::config::standard())
 }
 
-/// Reads a game written by [`encode_record`]: of this build if `current`, else of a build
-/// before format version 3.
+/// Reads a game written by [`encode_record`] of format `version` (this build's
+/// [`FORMAT_VERSION`], or 2 or 3 from an older build's journal).
 pub fn decode_record(
     bytes: &[u8],
-    current: bool,
+    version: u32,
 ) -> Result<GameRecord, bincode::error::DecodeError> {
     let config = bincode::config::standard().with_limit::<MAX_RECORD_BYTES>();
-    if current {
-        Ok(bincode::serde::decode_from_slice(bytes, config)?.0)
-    } else {
-        let (old, _) = bincode::serde::decode_from_slice::<GameRecordV2, _>(bytes, config)?;
-        Ok(old.into())
-    }
+    Ok(match version {
+        VERSION_2 => bincode::serde::decode_from_slice::<GameRecordV2, _>(bytes, config)?
+            .0
+            .into(),
+        VERSION_3 => bincode::serde::decode_from_slice::<GameRecordV3, _>(bytes, config)?
+            .0
+            .into(),
+        _ => bincode::serde::decode_from_slice(bytes, config)?.0,
+    })
 }
 
 #[cfg(test)]
@@ -180,6 +188,19 @@ mod tests {
         let body = bincode::serde::encode_to_vec(old, bincode::config::standard()).unwrap();
         let mut bytes = MAGIC.to_vec();
         bytes.extend_from_slice(&2u32.to_le_bytes());
+        bytes.extend(zstd::encode_all(body.as_slice(), 0).unwrap());
+        assert_eq!(decode_shard(FILE, &bytes).unwrap(), shard);
+    }
+
+    /// A shard written by a build before handicap games were marked still reads, no game
+    /// handicapped.
+    #[test]
+    fn version_3_shards_read_with_no_handicap() {
+        let shard = numbered_shard(0, 0, 5);
+        let old = crate::legacy::ShardV3::from(&shard);
+        let body = bincode::serde::encode_to_vec(old, bincode::config::standard()).unwrap();
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&3u32.to_le_bytes());
         bytes.extend(zstd::encode_all(body.as_slice(), 0).unwrap());
         assert_eq!(decode_shard(FILE, &bytes).unwrap(), shard);
     }

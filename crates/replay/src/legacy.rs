@@ -1,5 +1,6 @@
-//! Records as format version 2 wrote them (before chance outcomes were marked), read so that
-//! the shards and journals of runs begun by an older build keep training.
+//! Records as format versions 2 (before chance outcomes were marked) and 3 (before handicap
+//! games were marked) wrote them, read so that the shards and journals of runs begun by an
+//! older build keep training.
 
 use crate::{GameRecord, MoveRecord, ResignPlaythrough, Shard, ShardHeader};
 use game::Outcome;
@@ -7,6 +8,9 @@ use serde::{Deserialize, Serialize};
 
 /// The format version whose records lack [`MoveRecord::chance`].
 pub(crate) const VERSION_2: u32 = 2;
+
+/// The format version whose records lack [`GameRecord::handicap`].
+pub(crate) const VERSION_3: u32 = 3;
 
 #[derive(Serialize, Deserialize)]
 struct MoveRecordV2 {
@@ -54,6 +58,7 @@ impl From<GameRecordV2> for GameRecord {
             end_reason: old.end_reason,
             final_position: old.final_position,
             resign_playthrough: old.resign_playthrough,
+            handicap: None,
         }
     }
 }
@@ -104,5 +109,75 @@ impl From<&Shard> for ShardV2 {
 /// bytes then), for tests that such old data still reads. Its chance marks are dropped.
 pub fn encode_record_v2(record: &GameRecord) -> Vec<u8> {
     bincode::serde::encode_to_vec(GameRecordV2::from(record), bincode::config::standard())
+        .expect("a record always encodes")
+}
+
+#[derive(Serialize, Deserialize)]
+pub(crate) struct GameRecordV3 {
+    generation: u32,
+    moves: Vec<MoveRecord>,
+    outcome: Outcome,
+    end_reason: String,
+    final_position: String,
+    resign_playthrough: Option<ResignPlaythrough>,
+}
+
+#[derive(Serialize, Deserialize)]
+pub(crate) struct ShardV3 {
+    header: ShardHeader,
+    records: Vec<GameRecordV3>,
+}
+
+impl From<GameRecordV3> for GameRecord {
+    /// Every game before version 4 was played between equals.
+    fn from(old: GameRecordV3) -> Self {
+        GameRecord {
+            generation: old.generation,
+            moves: old.moves,
+            outcome: old.outcome,
+            end_reason: old.end_reason,
+            final_position: old.final_position,
+            resign_playthrough: old.resign_playthrough,
+            handicap: None,
+        }
+    }
+}
+
+impl From<ShardV3> for Shard {
+    fn from(old: ShardV3) -> Self {
+        Shard {
+            header: old.header,
+            records: old.records.into_iter().map(GameRecord::from).collect(),
+        }
+    }
+}
+
+impl From<&GameRecord> for GameRecordV3 {
+    /// The record as format 3 held it: the same, without the handicap.
+    fn from(record: &GameRecord) -> Self {
+        GameRecordV3 {
+            generation: record.generation,
+            moves: record.moves.clone(),
+            outcome: record.outcome,
+            end_reason: record.end_reason.clone(),
+            final_position: record.final_position.clone(),
+            resign_playthrough: record.resign_playthrough,
+        }
+    }
+}
+
+impl From<&Shard> for ShardV3 {
+    fn from(shard: &Shard) -> Self {
+        ShardV3 {
+            header: shard.header.clone(),
+            records: shard.records.iter().map(GameRecordV3::from).collect(),
+        }
+    }
+}
+
+/// `record` as a build of format 3 wrote it into a journal, for tests that such old data
+/// still reads. Its handicap is dropped.
+pub fn encode_record_v3(record: &GameRecord) -> Vec<u8> {
+    bincode::serde::encode_to_vec(GameRecordV3::from(record), bincode::config::standard())
         .expect("a record always encodes")
 }

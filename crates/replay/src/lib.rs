@@ -30,12 +30,14 @@ mod test_support;
 
 pub use error::ReplayError;
 pub use format::{FORMAT_VERSION, MAGIC, decode_record, decode_shard, encode_record, encode_shard};
-pub use legacy::encode_record_v2;
+pub use legacy::{encode_record_v2, encode_record_v3};
 pub use local::LocalDirStore;
 pub use merge::{Merger, plan_merges};
 pub use name::ShardName;
 pub use object::ObjectShardStore;
-pub use record::{GameRecord, MoveRecord, POLICY_WEIGHT_TOTAL, ResignPlaythrough, quantise_policy};
+pub use record::{
+    GameRecord, Handicapped, MoveRecord, POLICY_WEIGHT_TOTAL, ResignPlaythrough, quantise_policy,
+};
 pub use shard::{Shard, ShardHeader, ShardOrigin};
 pub use store::{ShardStore, open_store};
 pub use window::{Position, Targets, Window};

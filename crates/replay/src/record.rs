@@ -85,6 +85,16 @@ pub struct ResignPlaythrough {
     pub move_index: u32,
 }
 
+/// For a handicap game of self-play: the side that replaced some of its searched decisions by
+/// uniformly random ones, and the probability with which it did, so that statistics and
+/// ratings can tell these games from games between equals.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Handicapped {
+    pub side: Side,
+    /// The probability, in [0, 1], that a decision of `side` was random.
+    pub random_decisions: f32,
+}
+
 /// A finished game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
@@ -100,6 +110,8 @@ pub struct GameRecord {
     pub final_position: String,
     /// Set when the game was played through although one side would have resigned.
     pub resign_playthrough: Option<ResignPlaythrough>,
+    /// Set when one side played with a handicap.
+    pub handicap: Option<Handicapped>,
 }
 
 impl GameRecord {
@@ -108,6 +120,24 @@ impl GameRecord {
     pub fn resign_false_positive(&self) -> Option<bool> {
         self.resign_playthrough
             .map(|playthrough| self.outcome != Outcome::Win(playthrough.side.other()))
+    }
+
+    /// Why this record cannot have been written by self-play, if it cannot (see
+    /// [`MoveRecord::defect`]).
+    pub fn defect(&self) -> Option<String> {
+        if let Some(handicap) = self.handicap
+            && !(0.0..=1.0).contains(&handicap.random_decisions)
+        {
+            return Some(format!(
+                "a handicap's random decisions {}",
+                handicap.random_decisions
+            ));
+        }
+        self.moves.iter().enumerate().find_map(|(index, played)| {
+            played
+                .defect()
+                .map(|defect| format!("move {index}: {defect}"))
+        })
     }
 
     /// The number of positions (one per move) this game contributes to training.
@@ -139,6 +169,7 @@ mod tests {
                 side,
                 move_index: 0,
             }),
+            handicap: None,
         }
     }
 

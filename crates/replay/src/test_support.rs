@@ -1,6 +1,8 @@
 //! Shards and records for tests.
 
-use crate::{GameRecord, MoveRecord, ResignPlaythrough, Shard, ShardHeader, ShardOrigin};
+use crate::{
+    GameRecord, Handicapped, MoveRecord, ResignPlaythrough, Shard, ShardHeader, ShardOrigin,
+};
 use game::{Outcome, Side};
 use proptest::prelude::*;
 
@@ -29,6 +31,7 @@ pub fn numbered_shard(created_unix_millis: u64, first_action: u32, positions: u3
             end_reason: "limit".into(),
             final_position: "final".into(),
             resign_playthrough: None,
+            handicap: None,
         })
         .collect();
     Shard {
@@ -94,16 +97,23 @@ fn arb_record() -> impl Strategy<Value = GameRecord> {
         "[a-z]{0,12}",
         "\\PC{0,60}",
         prop::option::of((arb_side(), any::<u32>())),
+        prop::option::of((arb_side(), 0.0f32..=1.0)),
     )
         .prop_map(
-            |(generation, moves, outcome, end_reason, final_position, resign)| GameRecord {
-                generation,
-                moves,
-                outcome,
-                end_reason,
-                final_position,
-                resign_playthrough: resign
-                    .map(|(side, move_index)| ResignPlaythrough { side, move_index }),
+            |(generation, moves, outcome, end_reason, final_position, resign, handicap)| {
+                GameRecord {
+                    generation,
+                    moves,
+                    outcome,
+                    end_reason,
+                    final_position,
+                    resign_playthrough: resign
+                        .map(|(side, move_index)| ResignPlaythrough { side, move_index }),
+                    handicap: handicap.map(|(side, random_decisions)| Handicapped {
+                        side,
+                        random_decisions,
+                    }),
+                }
             },
         )
 }

@@ -1,3 +1,4 @@
+use game::Side;
 use mcts::{SearchConfig, TemperatureSchedule};
 use serde::{Deserialize, Serialize};
 
@@ -28,6 +29,8 @@ pub struct SelfplayConfig {
     pub random_opening_moves: u32,
     pub temperature: TemperatureSchedule,
     pub resign: ResignConfig,
+    /// Games in which one side plays worse on purpose: see [`Handicap`].
+    pub handicap: Handicap,
     /// The search itself (root noise applies to full searches only).
     pub search: SearchConfig,
 }
@@ -82,6 +85,47 @@ impl Default for ResignConfig {
     }
 }
 
+/// Handicap games: in a share of the games, one side replaces some of its searched decisions
+/// by uniformly random ones, each game at its own rate drawn uniformly from
+/// `random_decisions`, so that the handicapped side ranges from nearly its best to nearly
+/// random. Where self-play between equals is decided by the colours (Ghost Chess's White wins
+/// every game), the other side's value target says "lost" whatever it does and teaches it
+/// nothing; against a side that blunders, its play decides its result, and it learns to take
+/// what it is given (as KataGo's handicap games teach play far from even). Every decision
+/// keeps its search's policy target, the random ones too.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Handicap {
+    /// The side that gets the handicap: `none` (no handicap games), `first` or `second`.
+    pub side: HandicapSide,
+    /// Share of games played with the handicap.
+    pub games: f64,
+    /// The range, `[least, most]`, of a handicap game's rate: the probability that a decision
+    /// of the handicapped side is a uniformly random legal one instead of its search's choice.
+    pub random_decisions: [f64; 2],
+}
+
+/// Which side a handicap game weakens.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HandicapSide {
+    #[default]
+    None,
+    First,
+    Second,
+}
+
+impl HandicapSide {
+    /// The side weakened, if any.
+    pub fn side(self) -> Option<Side> {
+        match self {
+            HandicapSide::None => None,
+            HandicapSide::First => Some(Side::First),
+            HandicapSide::Second => Some(Side::Second),
+        }
+    }
+}
+
 impl Default for SelfplayConfig {
     fn default() -> Self {
         Self {
@@ -95,6 +139,7 @@ impl Default for SelfplayConfig {
             random_opening_moves: 2,
             temperature: TemperatureSchedule::default(),
             resign: ResignConfig::default(),
+            handicap: Handicap::default(),
             search: SearchConfig::default(),
         }
     }
@@ -113,6 +158,23 @@ impl SelfplayConfig {
             self.resign.playthrough_fraction,
         )?;
         bounds::finite("resign.threshold", self.resign.threshold)?;
+        bounds::fraction("handicap.games", self.handicap.games)?;
+        if self.search.opponent_random_decisions != 0.0 {
+            return Err(
+                "search.opponent_random_decisions: self-play expects random decisions \
+                        only of a handicapped side ([selfplay.handicap]); set the bot's in \
+                        [bot]"
+                    .to_owned(),
+            );
+        }
+        let [least, most] = self.handicap.random_decisions;
+        bounds::fraction("handicap.random_decisions[0]", least)?;
+        bounds::fraction("handicap.random_decisions[1]", most)?;
+        if least > most {
+            return Err(format!(
+                "handicap.random_decisions: [{least}, {most}] is no range (least above most)"
+            ));
+        }
         self.temperature
             .validate()
             .map_err(|e| format!("temperature: {e}"))?;

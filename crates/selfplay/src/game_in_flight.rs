@@ -1,6 +1,6 @@
 use crate::resign::ResignWatch;
-use game::{Game, Outcome};
-use replay::{GameRecord, MoveRecord, ResignPlaythrough};
+use game::{Game, Outcome, Side};
+use replay::{GameRecord, Handicapped, MoveRecord, ResignPlaythrough};
 
 /// The record of one game being played, kept beside its search tree.
 #[derive(Debug, Default)]
@@ -17,6 +17,9 @@ pub struct GameInFlight {
     pub would_have_resigned: Option<ResignPlaythrough>,
     /// The model generation playing the game (the newest one that played a move of it).
     pub generation: u32,
+    /// The side that plays with the handicap in this game, if it is a handicap game, and
+    /// the share of its decisions that are random.
+    pub handicap: Option<(Side, f64)>,
 }
 
 impl GameInFlight {
@@ -29,6 +32,10 @@ impl GameInFlight {
             end_reason: reason.to_owned(),
             final_position: position.position_text(),
             resign_playthrough: self.would_have_resigned.take(),
+            handicap: self.handicap.map(|(side, rate)| Handicapped {
+                side,
+                random_decisions: rate as f32,
+            }),
         }
     }
 }

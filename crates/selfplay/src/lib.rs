@@ -10,5 +10,5 @@ mod game_in_flight;
 mod resign;
 mod worker;
 
-pub use config::{Inference, ResignConfig, SelfplayConfig};
+pub use config::{Handicap, HandicapSide, Inference, ResignConfig, SelfplayConfig};
 pub use worker::{StepReport, Worker};

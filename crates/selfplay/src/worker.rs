@@ -119,8 +119,16 @@ impl<G: Game> Worker<G> {
         } else {
             (Vec::new(), 0.0)
         };
-        let temperature = self.config.temperature.at(game.decisions);
-        let action = tree.choose_action(temperature);
+        let random = match game.handicap {
+            Some((side, rate)) if side == mover => self.rng.random_bool(rate),
+            _ => false,
+        };
+        let action = if random {
+            referee.game().legal_actions(&mut self.legal);
+            self.legal[self.rng.random_range(0..self.legal.len())]
+        } else {
+            tree.choose_action(self.config.temperature.at(game.decisions))
+        };
         game.moves.push(MoveRecord {
             action: action as u32,
             policy,
@@ -174,6 +182,18 @@ impl<G: Game> Worker<G> {
             (opening, decisions) = open(referee, chance, rng, legal, 0);
         }
         self.trees[slot].reset(referee.game());
+        let handicap = &self.config.handicap;
+        let handicap = handicap
+            .side
+            .side()
+            .filter(|_| self.rng.random_bool(handicap.games))
+            .map(|side| {
+                let [least, most] = handicap.random_decisions;
+                (side, self.rng.random_range(least..=most))
+            });
+        // Both sides' searches expect the handicapped side's random decisions (its own
+        // search too, for its later decisions): the game's true dynamics.
+        self.trees[slot].expect_erratic(handicap.map(|(side, rate)| (side, rate as f32)));
         self.games[slot] = GameInFlight {
             moves: opening,
             decisions,
@@ -181,6 +201,7 @@ impl<G: Game> Worker<G> {
                 .rng
                 .random_bool(self.config.resign.playthrough_fraction),
             generation: self.generation,
+            handicap,
             ..GameInFlight::default()
         };
         self.prepare_search(slot);

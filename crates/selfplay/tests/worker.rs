@@ -1,7 +1,8 @@
-use game::{Game, Outcome};
+use game::{Evaluation, Evaluator, Game, Outcome, Side};
 use ghast::{Ghast, GhastOptions, RawOptions};
 use mcts::UniformEvaluator;
-use selfplay::{ResignConfig, SelfplayConfig, Worker};
+use mcts::{Formula, SearchConfig, TemperatureSchedule};
+use selfplay::{Handicap, HandicapSide, ResignConfig, SelfplayConfig, Worker};
 
 fn small_board() -> GhastOptions {
     RawOptions {
@@ -14,11 +15,19 @@ fn small_board() -> GhastOptions {
 }
 
 fn play_games(config: SelfplayConfig, wanted: usize) -> Vec<replay::GameRecord> {
+    play_games_with(config, &mut UniformEvaluator, wanted)
+}
+
+fn play_games_with(
+    config: SelfplayConfig,
+    evaluator: &mut impl Evaluator<Ghast>,
+    wanted: usize,
+) -> Vec<replay::GameRecord> {
     let mut worker = Worker::<Ghast>::new(small_board(), config, 7);
     worker.set_generation(3);
     let mut finished = Vec::new();
     for _ in 0..100_000 {
-        worker.step(&mut UniformEvaluator, &mut finished);
+        worker.step(evaluator, &mut finished);
         if finished.len() >= wanted {
             return finished;
         }
@@ -122,5 +131,81 @@ fn hopeless_sides_resign_unless_the_game_is_played_through() {
             .resign_playthrough
             .expect("the would-be resigner is recorded");
         assert_eq!((would.side, would.move_index), (game::Side::First, 0));
+    }
+}
+
+/// A network that always wants to pass (uniform where it cannot): a search guided by it passes
+/// whenever it may, so a game between two of them ends at once by two passes.
+struct AlwaysPass;
+
+impl Evaluator<Ghast> for AlwaysPass {
+    fn evaluate(&mut self, positions: &[&Ghast], out: &mut [Evaluation]) {
+        for (position, evaluation) in positions.iter().zip(out.iter_mut()) {
+            UniformEvaluator.evaluate(&[*position], std::slice::from_mut(evaluation));
+            if let Ok(pass) = position.parse_action("pass") {
+                evaluation.policy.iter_mut().for_each(|p| *p = 0.0);
+                evaluation.policy[pass] = 1.0;
+            }
+        }
+    }
+}
+
+/// The decisions of `side` in a record where it could have passed and did not.
+fn non_passes(record: &replay::GameRecord, side: Side) -> usize {
+    let mut game = Ghast::new(&small_board());
+    let mut count = 0;
+    for played in &record.moves {
+        let action = played.action as usize;
+        let could_pass = game.parse_action("pass").is_ok();
+        let passed = game.action_to_string(action) == "pass";
+        count += usize::from(game.to_move() == side && could_pass && !passed);
+        game.apply(action);
+    }
+    count
+}
+
+/// In a handicap game the handicapped side's decisions are random where its search would pass;
+/// the other side's, and every decision of a game without the handicap, are the search's.
+#[test]
+fn the_handicapped_side_plays_random_decisions_in_handicap_games() {
+    let plain = SelfplayConfig {
+        games_in_flight: 2,
+        full_visits: 8,
+        cheap_visits: 8,
+        random_opening_moves: 0,
+        temperature: TemperatureSchedule::Constant { temperature: 0.0 },
+        resign: ResignConfig {
+            consecutive_moves: 0,
+            ..ResignConfig::default()
+        },
+        search: SearchConfig {
+            formula: Formula::Puct,
+            root_noise: false,
+            ..SearchConfig::default()
+        },
+        ..SelfplayConfig::default()
+    };
+    for record in play_games_with(plain.clone(), &mut AlwaysPass, 4) {
+        assert_eq!(record.end_reason, "passes");
+        assert_eq!(non_passes(&record, Side::First), 0);
+    }
+    let handicap = SelfplayConfig {
+        handicap: Handicap {
+            side: HandicapSide::First,
+            games: 1.0,
+            random_decisions: [0.0, 1.0],
+        },
+        ..plain
+    };
+    // Each handicap game draws its rate up to 1, so a game may still open with the search's
+    // pass; over eight games the random decisions show.
+    let records = play_games_with(handicap, &mut AlwaysPass, 8);
+    let random: usize = records.iter().map(|r| non_passes(r, Side::First)).sum();
+    assert!(
+        random > 0,
+        "the handicapped side never deviated from its search"
+    );
+    for record in &records {
+        assert_eq!(non_passes(record, Side::Second), 0);
     }
 }

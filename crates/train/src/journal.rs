@@ -66,9 +66,21 @@ impl Journal {
     }
 }
 
-/// Set in an entry's length word when the entry is a record of this build's format; entries
-/// without it were written before chance outcomes were marked (replay format 2).
-const CURRENT_FORMAT: u64 = 1 << 63;
+/// The top two bits of an entry's length word say the replay format of its record: `00`
+/// format 2 (written before chance outcomes were marked), `10` format 3 (before handicap
+/// games were marked), `11` this build's.
+const FORMAT_BITS: u64 = 0b11 << 62;
+const FORMAT_3: u64 = 0b10 << 62;
+const CURRENT_FORMAT: u64 = 0b11 << 62;
+
+/// The replay format version of an entry with length word `word`.
+fn format_of(word: u64) -> u32 {
+    match word & FORMAT_BITS {
+        CURRENT_FORMAT => replay::FORMAT_VERSION,
+        FORMAT_3 => 3,
+        _ => 2,
+    }
+}
 
 /// One length-prefixed journal entry.
 fn entry(record: &GameRecord) -> Result<Vec<u8>> {
@@ -84,11 +96,11 @@ fn decode_entries(bytes: &[u8]) -> (Vec<GameRecord>, usize) {
     let mut intact = 0;
     while let Some(header) = bytes.get(intact..intact + 8) {
         let word = u64::from_le_bytes(header.try_into().expect("eight bytes"));
-        let len = (word & !CURRENT_FORMAT) as usize;
+        let len = (word & !FORMAT_BITS) as usize;
         let Some(body) = bytes.get(intact + 8..(intact + 8).saturating_add(len)) else {
             break;
         };
-        match replay::decode_record(body, word & CURRENT_FORMAT != 0) {
+        match replay::decode_record(body, format_of(word)) {
             Ok(record) => records.push(record),
             Err(error) => {
                 tracing::warn!(
@@ -127,27 +139,39 @@ pub(crate) mod tests {
             end_reason: "margin".into(),
             final_position: "3/4/5/4/3 o 1".into(),
             resign_playthrough: None,
+            handicap: None,
         }
     }
 
-    /// A journal left by a build before chance outcomes were marked keeps its games.
+    /// A journal left by builds before chance outcomes (format 2) and handicap games (format
+    /// 3) were marked keeps its games.
     #[test]
-    fn entries_of_the_previous_format_are_recovered() {
+    fn entries_of_the_previous_formats_are_recovered() {
         let game = record(3);
-        let body = replay::encode_record_v2(&game);
-        let mut bytes = (body.len() as u64).to_le_bytes().to_vec();
-        bytes.extend_from_slice(&body);
+        let mut bytes = Vec::new();
+        for (body, format) in [
+            (replay::encode_record_v2(&game), 0),
+            (replay::encode_record_v3(&game), FORMAT_3),
+        ] {
+            bytes.extend_from_slice(&(body.len() as u64 | format).to_le_bytes());
+            bytes.extend_from_slice(&body);
+        }
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("journal.bin");
         fs::write(&path, &bytes).unwrap();
         let (mut journal, recovered) = Journal::open(&path).unwrap();
-        assert_eq!(recovered, vec![game.clone()]);
-        journal.append(&record(1)).unwrap();
+        assert_eq!(recovered, vec![game.clone(), game.clone()]);
+        let mut handicapped = record(1);
+        handicapped.handicap = Some(replay::Handicapped {
+            side: Side::First,
+            random_decisions: 0.25,
+        });
+        journal.append(&handicapped).unwrap();
         drop(journal);
         let (_, recovered) = Journal::open(&path).unwrap();
         assert_eq!(
             recovered,
-            vec![game, record(1)],
+            vec![game.clone(), game, handicapped],
             "old and new entries side by side"
         );
     }

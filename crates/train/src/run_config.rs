@@ -44,6 +44,9 @@ pub struct BotConfig {
     /// In a game with hidden information, samples of the hidden part per search, sharing the
     /// visits ([`SearchConfig::hidden_samples`]).
     pub hidden_samples: u32,
+    /// The share of the opponent's decisions the bot expects to be random blunders
+    /// ([`SearchConfig::opponent_random_decisions`]; 0: none).
+    pub opponent_random_decisions: f32,
 }
 
 impl Default for BotConfig {
@@ -52,6 +55,7 @@ impl Default for BotConfig {
             visits: 800,
             move_choice: MoveChoice::MostVisits,
             hidden_samples: 1,
+            opponent_random_decisions: 0.0,
         }
     }
 }
@@ -67,6 +71,7 @@ impl BotConfig {
         SearchConfig {
             move_choice: self.move_choice,
             hidden_samples: self.hidden_samples,
+            opponent_random_decisions: self.opponent_random_decisions,
             ..selfplay.for_play()
         }
     }
@@ -111,6 +116,10 @@ impl<O> RunConfig<O> {
             .map_err(|e| format!("[training] {e}"))?;
         bounds::at_least_one("visits", self.bot.visits).map_err(|e| format!("[bot] {e}"))?;
         bounds::at_least_one("hidden_samples", self.bot.hidden_samples)
+            .and(bounds::fraction(
+                "opponent_random_decisions",
+                self.bot.opponent_random_decisions,
+            ))
             .map_err(|e| format!("[bot] {e}"))?;
         bounds::at_least_one("keep_newest_generations", self.run.keep_newest_generations)
             .and(bounds::at_least_one(

@@ -96,9 +96,13 @@ impl<G: Game> Tree<G> {
                     return Descent::Terminal;
                 }
                 NodeState::Expanded | NodeState::Chance => {
-                    let edge = match self.nodes.node(node).state {
-                        NodeState::Chance => self.select_chance(node),
-                        _ => self.select(node),
+                    let chance = self.nodes.node(node).state == NodeState::Chance;
+                    let edge = if chance {
+                        self.select_chance(node)
+                    } else if self.erratic_here(node) {
+                        self.random_edge(node)
+                    } else {
+                        self.select(node)
                     };
                     let state = &mut self.leaf_states[slot];
                     state.apply(self.nodes.edges[edge].action as usize);
@@ -160,6 +164,35 @@ impl<G: Game> Tree<G> {
             }
         }
         best
+    }
+
+    /// Whether this descent plays a random action at `node`: a decision below the root of the
+    /// side [`Tree::expect_erratic`] names, with its probability.
+    fn erratic_here(&mut self, node: NodeId) -> bool {
+        match self.erratic {
+            Some((side, rate)) if node != ROOT && self.nodes.node(node).to_move == side => {
+                self.rng.random::<f32>() < rate
+            }
+            _ => false,
+        }
+    }
+
+    /// A uniformly random edge of the decision node `node` (which keeps every legal action,
+    /// see [`Tree::edges_to_keep`]). A new child takes the first childless place, so the
+    /// edges with a child stay first ([`promote_next`]).
+    fn random_edge(&mut self, node: NodeId) -> usize {
+        let range = self.nodes.edge_range(node);
+        let pick = self.rng.random_range(range.clone());
+        if !self.keeps_prior_order(node) || self.nodes.edges[pick].child().is_some() {
+            return pick;
+        }
+        let first_childless = range.start
+            + self.nodes.edges[range]
+                .iter()
+                .position(|edge| edge.child().is_none())
+                .expect("the pick has no child");
+        self.nodes.edges.swap(pick, first_childless);
+        first_childless
     }
 
     /// An outcome drawn with its probability (the edges' priors).
@@ -299,16 +332,19 @@ impl<G: Game> Tree<G> {
     }
 
     /// How many of its moves, by prior, `node` keeps as edges. All of them, but at the inner
-    /// nodes of a Gumbel search no more than sequential halving's schedule lets it have
-    /// children (`GumbelRoot::inner_node_children`): its children come in prior order (see
-    /// [`promote_next`]), so the moves past that count could never be tried. On size 4 that is 18 of about 200 moves for a 64-visit search
+    /// nodes of a Gumbel search (other than an erratic side's) no more than sequential
+    /// halving's schedule lets it have children (`GumbelRoot::inner_node_children`): its
+    /// children come in prior order (see [`promote_next`]), so the moves past that count
+    /// could never be tried. On size 4 that is 18 of about 200 moves for a 64-visit search
     /// and 1 for a 16-visit one; making and ranking the rest was a twentieth of self-play's
     /// time. Gumbel search starts a fresh tree at every move, so an inner node never becomes
     /// a root that would need them; a later search of the same position with a larger
     /// budget keeps working, with those inner nodes limited to their first moves.
     fn edges_to_keep(&self, node: NodeId) -> usize {
+        let erratic = self.erratic.map(|(side, _)| side) == Some(self.nodes.node(node).to_move);
         match self.config.formula {
-            Formula::Gumbel if node != ROOT => self.gumbel.inner_node_children(),
+            // An erratic side's random actions may be any of its moves.
+            Formula::Gumbel if node != ROOT && !erratic => self.gumbel.inner_node_children(),
             _ => usize::MAX,
         }
     }

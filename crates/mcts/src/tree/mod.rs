@@ -63,6 +63,9 @@ pub struct Tree<G: Game> {
     /// mixed in: the policy target's surprise is measured against them.
     raw_root_priors: Vec<(u32, f32)>,
     gumbel: GumbelRoot,
+    /// A side that the search expects to play a uniformly random legal action, with this
+    /// probability, at each of its decisions below the root ([`Tree::expect_erratic`]).
+    erratic: Option<(Side, f32)>,
 }
 
 impl<G: Game> Tree<G> {
@@ -89,10 +92,23 @@ impl<G: Game> Tree<G> {
             noise: Vec::new(),
             raw_root_priors: Vec::new(),
             gumbel: GumbelRoot::default(),
+            erratic: None,
         };
         tree.sample_root();
         tree.reset_root();
         tree
+    }
+
+    /// Makes the search expect `side` to play, at each of its decisions below the root, a
+    /// uniformly random legal action with probability `rate` and its best one otherwise:
+    /// at such a node a descent follows a random edge with that probability, so the node's
+    /// value becomes the mixture's, and the other side learns what a blunder-prone
+    /// opponent lets it do (a handicapped side in self-play, an opponent assumed weaker in
+    /// play, as chess engines' contempt assumes). `None`, the default, expects every side's
+    /// best. Set it before searching: a tree built under another expectation keeps that
+    /// one's statistics.
+    pub fn expect_erratic(&mut self, erratic: Option<(Side, f32)>) {
+        self.erratic = erratic.filter(|&(_, rate)| rate > 0.0);
     }
 
     /// Starts over from `game`, keeping the allocations.

@@ -586,3 +586,81 @@ fn chance_nodes_share_their_visits_by_probability_and_are_never_evaluated() {
         }
     }
 }
+
+/// The value of `game` for its side to move when `erratic` plays a uniformly random move
+/// with probability `rate` at each of its decisions (except at `game` itself when `root`):
+/// expectimax over the mixture, the search's target under [`Tree::expect_erratic`].
+fn erratic_value(game: &Nim, erratic: Side, rate: f32, root: bool) -> f32 {
+    if let Some(outcome) = game.outcome() {
+        return outcome.value_for(game.to_move());
+    }
+    let mut legal = Vec::new();
+    game.legal_actions(&mut legal);
+    let values: Vec<f32> = legal
+        .into_iter()
+        .map(|action| value_after(game, action, erratic, rate))
+        .collect();
+    let best = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    if root || game.to_move() != erratic {
+        return best;
+    }
+    let mean = values.iter().sum::<f32>() / values.len() as f32;
+    (1.0 - rate) * best + rate * mean
+}
+
+/// [`erratic_value`] of the position after `action`, for the side that plays it.
+fn value_after(game: &Nim, action: usize, erratic: Side, rate: f32) -> f32 {
+    let mut next = game.clone();
+    next.apply(action);
+    let value = erratic_value(&next, erratic, rate, false);
+    if next.to_move() == game.to_move() {
+        value
+    } else {
+        -value
+    }
+}
+
+/// Against an erratic opponent the search plays for its blunders. In Nim from 4 stones
+/// (take 1 to 3, the last stone wins) every move loses to best play; if the opponent plays at
+/// random half the time, taking 1 loses least (it wins when the opponent does not take all 3
+/// left: 4r/3 - 1 = -1/3), ahead of taking 2 (-1/2) and 3 (-1). Under PUCT (every move kept)
+/// and Gumbel (an erratic side's inner nodes keep every move) the search finds that move and
+/// its expectimax value, where without the expectation every move looks equally lost.
+#[test]
+fn against_an_erratic_opponent_the_search_plays_for_its_blunders() {
+    let game = Nim::start(4, 3, None);
+    let rate = 0.5;
+    for formula in [Formula::Puct, Formula::Gumbel] {
+        let config = SearchConfig {
+            formula,
+            root_noise: false,
+            ..SearchConfig::default()
+        };
+        let mut tree = Tree::new(game.clone(), config, 3);
+        tree.expect_erratic(Some((Side::Second, rate)));
+        tree.set_budget(20_000);
+        Batch::new().run(std::slice::from_mut(&mut tree), &mut UniformEvaluator);
+        assert_eq!(tree.best_action(), Nim::take(1), "{formula:?}");
+        let expected = value_after(&game, Nim::take(1), Side::Second, rate);
+        assert!(
+            (expected + 1.0 / 3.0).abs() < 1e-6,
+            "the oracle: {expected}"
+        );
+        let best = children(&tree)
+            .into_iter()
+            .find(|child| child.action == Nim::take(1))
+            .and_then(|child| child.value)
+            .expect("the best move was visited");
+        assert!(
+            (best - expected).abs() < 0.05,
+            "{formula:?}: {best}, expected {expected}"
+        );
+        let mut minimax = Tree::new(game.clone(), tree.config.clone(), 3);
+        minimax.set_budget(20_000);
+        Batch::new().run(std::slice::from_mut(&mut minimax), &mut UniformEvaluator);
+        assert!(
+            minimax.root_value() < -0.9,
+            "{formula:?}: lost against best play"
+        );
+    }
+}

@@ -244,23 +244,35 @@ impl<S: ShardStore> Uploader<S> {
     }
 }
 
-/// Self-play statistics since the last report.
+/// Self-play statistics since the last report. Results and endings count the games between
+/// equals (the balance of the game); handicap games are counted apart.
 #[derive(Default)]
 struct Stats {
     games: u64,
     moves: u64,
+    /// Games between equals, and how they ended.
+    even_games: u64,
     first_wins: u64,
     second_wins: u64,
     draws: u64,
     endings: BTreeMap<String, u64>,
     playthroughs: u64,
     false_positives: u64,
+    handicap_games: u64,
+    /// Handicap games the handicapped side won.
+    handicapped_wins: u64,
 }
 
 impl Stats {
     fn add(&mut self, record: &GameRecord) {
         self.games += 1;
         self.moves += record.moves.len() as u64;
+        if let Some(handicap) = record.handicap {
+            self.handicap_games += 1;
+            self.handicapped_wins += u64::from(record.outcome == Outcome::Win(handicap.side));
+            return;
+        }
+        self.even_games += 1;
         match record.outcome {
             Outcome::Win(Side::First) => self.first_wins += 1,
             Outcome::Win(Side::Second) => self.second_wins += 1,
@@ -289,17 +301,29 @@ impl Stats {
                     / shared.evaluations.load(Ordering::Relaxed).max(1) as f64,
             ),
             ("selfplay/mean_game_length", self.moves as f64 / games),
-            ("results/first_player_wins", self.first_wins as f64 / games),
-            (
-                "results/second_player_wins",
-                self.second_wins as f64 / games,
-            ),
-            ("results/draws", self.draws as f64 / games),
         ];
+        let even = self.even_games as f64;
+        if self.even_games > 0 {
+            scalars.extend([
+                ("results/first_player_wins", self.first_wins as f64 / even),
+                ("results/second_player_wins", self.second_wins as f64 / even),
+                ("results/draws", self.draws as f64 / even),
+            ]);
+        }
+        if self.handicap_games > 0 {
+            let handicap = self.handicap_games as f64;
+            scalars.extend([
+                ("handicap/share_of_games", handicap / games),
+                (
+                    "handicap/handicapped_side_wins",
+                    self.handicapped_wins as f64 / handicap,
+                ),
+            ]);
+        }
         let ending_tags: Vec<(String, f64)> = self
             .endings
             .iter()
-            .map(|(reason, &count)| (format!("endings/{reason}"), count as f64 / games))
+            .map(|(reason, &count)| (format!("endings/{reason}"), count as f64 / even))
             .collect();
         scalars.extend(
             ending_tags
@@ -334,6 +358,23 @@ mod tests {
             assert!(started.elapsed() < Duration::from_secs(60), "no {what}");
             std::thread::sleep(Duration::from_millis(100));
         }
+    }
+
+    /// The balance of the game (results, endings) counts games between equals only.
+    #[test]
+    fn handicap_games_are_counted_apart_from_the_balance() {
+        let mut stats = Stats::default();
+        stats.add(&record(3));
+        let mut handicapped = record(2);
+        handicapped.handicap = Some(replay::Handicapped {
+            side: Side::Second,
+            random_decisions: 0.5,
+        });
+        stats.add(&handicapped);
+        assert_eq!((stats.games, stats.moves), (2, 5));
+        assert_eq!((stats.even_games, stats.first_wins), (1, 1));
+        assert_eq!(stats.endings.values().sum::<u64>(), 1);
+        assert_eq!((stats.handicap_games, stats.handicapped_wins), (1, 0));
     }
 
     #[test]
