@@ -30,6 +30,10 @@ pub struct TrainerConfig {
     /// target is from the network's prior), so the positions that teach most are seen more
     /// often. 0 samples uniformly; KataGo uses 0.5.
     pub policy_surprise_weight: f64,
+    /// Moves after a position at which its score lead target is read; 0 reads it at the
+    /// game's end (KataGo's final score). Where the score is material that changes hands all
+    /// game (Ghost Chess), a horizon makes the lead say what a move wins or loses soon.
+    pub lead_horizon: u32,
     pub loss_weights: nn::LossWeights,
 }
 
@@ -55,6 +59,7 @@ impl Default for TrainerConfig {
             min_positions: 2_000,
             steps_per_generation: 200,
             policy_surprise_weight: 0.0,
+            lead_horizon: 0,
             loss_weights: nn::LossWeights::default(),
         }
     }

@@ -16,13 +16,20 @@ pub struct Example<G> {
     pub policy: Vec<(usize, f32)>,
     /// Index of the final result in a win/draw/loss triple.
     pub wdl_index: usize,
-    /// The mover's final score minus the opponent's.
+    /// The mover's score minus the opponent's: at the game's end, or `lead_horizon` moves
+    /// after the position (see [`example_at`]).
     pub lead: f32,
     /// Final owner of each cell, +1 the mover's.
     pub ownership: Vec<f32>,
 }
 
 /// Replays `record` under symmetry `symmetry` and returns the example for `move_index`.
+///
+/// The lead target is the score difference at the game's end (KataGo's final score) when
+/// `lead_horizon` is 0, else `lead_horizon` moves after the position (or at the end, if that
+/// comes first): a game whose score is material, taken and lost all game long (Ghost Chess),
+/// gets a target that says what a move wins or loses soon, instead of one blurred by
+/// everything that happens up to the end.
 ///
 /// Fails, naming the move, when the record does not replay (a record of other options, or a
 /// damaged one): the caller skips it rather than training on garbage.
@@ -31,9 +38,11 @@ pub fn example_at<G: Planes>(
     record: &GameRecord,
     move_index: usize,
     symmetry: usize,
+    lead_horizon: usize,
 ) -> Result<Example<G>, String> {
     let mut game = G::new(options);
     let mut example = None;
+    let mut lead = None;
     for (index, played) in record.moves.iter().enumerate() {
         let action = game.transform_action(symmetry, played.action as usize);
         if !game.is_legal(action) {
@@ -56,6 +65,13 @@ pub fn example_at<G: Planes>(
             example = Some((game.clone(), policy));
         }
         game.apply(action);
+        if let Some((position, _)) = &example
+            && lead_horizon > 0
+            && index + 1 == move_index + lead_horizon
+        {
+            let mover = position.to_move();
+            lead = Some(game.score(mover) - game.score(mover.other()));
+        }
     }
     let (position, policy) = example.ok_or_else(|| {
         format!(
@@ -69,9 +85,79 @@ pub fn example_at<G: Planes>(
     game.ownership(mover, &mut ownership);
     Ok(Example {
         wdl_index: record.outcome.wdl_index_for(mover),
-        lead: game.score(mover) - game.score(mover.other()),
+        lead: lead.unwrap_or_else(|| game.score(mover) - game.score(mover.other())),
         position,
         policy,
         ownership,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use game::{Game, Outcome, Side};
+    use ghast::{Ghast, RawOptions};
+    use replay::MoveRecord;
+
+    /// A game of Ghast on a small board, its first legal move each turn, to its end.
+    fn first_moves(options: &ghast::GhastOptions) -> (GameRecord, Vec<Ghast>) {
+        let mut game = Ghast::new(options);
+        let (mut moves, mut positions, mut legal) = (Vec::new(), vec![game.clone()], Vec::new());
+        while game.outcome().is_none() {
+            game.legal_actions(&mut legal);
+            let action = legal[legal.len() / 2];
+            game.apply(action);
+            moves.push(MoveRecord::unsearched(action, false));
+            positions.push(game.clone());
+        }
+        let record = GameRecord {
+            generation: 0,
+            moves,
+            outcome: game.outcome().unwrap_or(Outcome::Draw),
+            end_reason: "margin".into(),
+            final_position: game.position_text(),
+            resign_playthrough: None,
+            handicap: None,
+        };
+        (record, positions)
+    }
+
+    /// The lead target is the mover's score lead `lead_horizon` moves on, or at the end when
+    /// the horizon is 0 or runs past it.
+    #[test]
+    fn the_lead_is_read_at_the_horizon_or_at_the_end() {
+        let options = RawOptions {
+            size: 3,
+            win_margin: 30,
+            ..RawOptions::default()
+        }
+        .validate()
+        .unwrap();
+        let (record, positions) = first_moves(&options);
+        let last = positions.len() - 1;
+        assert!(last > 6, "a game of {last} moves");
+        let lead =
+            |position: &Ghast, mover: Side| position.score(mover) - position.score(mover.other());
+        for index in [0, 2, 5] {
+            let mover = positions[index].to_move();
+            let read = |horizon| {
+                example_at::<Ghast>(&options, &record, index, 0, horizon)
+                    .unwrap()
+                    .lead
+            };
+            assert_eq!(read(0), lead(&positions[last], mover));
+            assert_eq!(read(3), lead(&positions[index + 3], mover));
+            assert_eq!(read(last + 10), lead(&positions[last], mover));
+        }
+        let changes = (0..last - 3)
+            .filter(|&i| {
+                let mover = positions[i].to_move();
+                lead(&positions[i + 3], mover) != lead(&positions[last], mover)
+            })
+            .count();
+        assert!(
+            changes > 0,
+            "the horizon's lead differs from the final one somewhere"
+        );
+    }
 }

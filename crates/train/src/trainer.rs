@@ -107,7 +107,14 @@ impl<G: Planes> Trainer<G> {
                 continue;
             }
             let symmetry = self.rng.random_range(0..symmetries);
-            match example_at::<G>(&self.options, sample.record, sample.move_index, symmetry) {
+            let horizon = self.config.lead_horizon as usize;
+            match example_at::<G>(
+                &self.options,
+                sample.record,
+                sample.move_index,
+                symmetry,
+                horizon,
+            ) {
                 Ok(example) => examples.push(example),
                 Err(reason) => tracing::warn!("skipping a training sample: {reason}"),
             }
