@@ -49,6 +49,20 @@ pub enum ChanceChoice {
     Sampled,
 }
 
+/// Where the score lead in a leaf's utility comes from ([`SearchConfig::score_utility`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LeadSource {
+    /// The network's prediction of the lead (KataGo's score utility).
+    #[default]
+    Network,
+    /// The leaf position's own score lead now ([`game::Game::score`]): a static count, for a
+    /// game whose score is material changing hands all game (Ghost Chess), where a young
+    /// network's lead says nothing yet of what a capture wins, and a side whose value is flat
+    /// (every game lost between equals) gets no other reason to take material.
+    Position,
+}
+
 /// Search settings, stored in run configurations and bot bundles.
 ///
 /// `Default` is the self-play setting (root noise on, one leaf per tree per step: many games
@@ -95,6 +109,8 @@ pub struct SearchConfig {
     pub score_utility: f32,
     /// Score units at which the score term is half its maximum.
     pub score_scale: f32,
+    /// Where a leaf's lead comes from: the network's prediction or the position's score.
+    pub lead_source: LeadSource,
     pub move_choice: MoveChoice,
     /// Standard errors below the mean at which [`MoveChoice::Lcb`] compares moves.
     pub lcb_stdevs: f32,
@@ -132,6 +148,7 @@ impl Default for SearchConfig {
             forced_playouts: 0.0,
             score_utility: 0.0,
             score_scale: 5.0,
+            lead_source: LeadSource::Network,
             move_choice: MoveChoice::MostVisits,
             lcb_stdevs: 3.0,
             hidden_samples: 1,

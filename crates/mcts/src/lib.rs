@@ -25,7 +25,7 @@ mod toy;
 
 pub use batch::Batch;
 pub use cache::{CacheStats, CachedEvaluator};
-pub use config::{ChanceChoice, Formula, MoveChoice, SearchConfig};
+pub use config::{ChanceChoice, Formula, LeadSource, MoveChoice, SearchConfig};
 pub use evaluator::UniformEvaluator;
 pub use game::{Evaluation, Evaluator};
 pub use rollout::{RolloutEvaluator, random_playout};

@@ -2,7 +2,7 @@
 //! then, once the batch is evaluated, expand them and back their values up.
 
 use super::{Leaf, Tree, side_sign};
-use crate::config::{ChanceChoice, Formula};
+use crate::config::{ChanceChoice, Formula, LeadSource};
 use crate::nodes::{Edge, NodeId, NodeState, ROOT};
 use crate::noise::dirichlet;
 use game::Evaluation;
@@ -51,7 +51,15 @@ impl<G: Game> Tree<G> {
         debug_assert_eq!(evaluations.len(), self.leaves.len());
         for (slot, evaluation) in evaluations.iter().enumerate() {
             let Leaf { node, path } = self.leaves[slot].clone();
-            let utility = self.utility(evaluation.value, evaluation.lead);
+            let lead = match self.config.lead_source {
+                LeadSource::Network => evaluation.lead,
+                LeadSource::Position => {
+                    let state = &self.leaf_states[slot];
+                    let mover = state.to_move();
+                    state.score(mover) - state.score(mover.other())
+                }
+            };
+            let utility = self.utility(evaluation.value, lead);
             self.nodes.node_mut(node).raw_value = utility;
             self.expand(node, slot, &evaluation.policy);
             let value = side_sign(self.nodes.node(node).to_move) * utility;
