@@ -79,6 +79,7 @@ try {
   await page.waitForSelector('#board .square[data-square="d8"] [data-piece="q"]');
   let s = await state();
   assert.equal(s.game, "ghostchess");
+  assert.equal(await page.title(), "Ghost Chess");
   assert.equal(s.human, "white");
   assert.equal(await page.locator("#board .square").count(), 64);
   assert.equal(await page.locator("#board .square.dark").count(), 32);

@@ -66,6 +66,10 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// read, so that a model or a record of one game is never used for another.
     const NAME: &'static str;
 
+    /// The game's name as people write it, for page titles (`Ghost Chess`); by default
+    /// [`Game::NAME`].
+    const TITLE: &'static str = Self::NAME;
+
     /// What the game is, in one line (`ghast games` shows it).
     const ABOUT: &'static str = "";
 

@@ -19,6 +19,8 @@ impl Game for GhostChess {
 
     const NAME: &'static str = "ghostchess";
 
+    const TITLE: &'static str = "Ghost Chess";
+
     const ABOUT: &'static str = "one black queen, the Ghost, against White's army without king \
          and queen, with special moves on both sides (GHOST-CHESS.md)";
 

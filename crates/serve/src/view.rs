@@ -10,6 +10,8 @@ use serde::Serialize;
 pub struct State<G: BoardView> {
     /// The game's name: the page draws hexes for `ghast`, a Go board for `ghodak`.
     pub game: &'static str,
+    /// The game's name as people write it, the page's title.
+    pub title: &'static str,
     /// The names of the first and the second side (`orange`/`blue`, `black`/`white`).
     pub colours: [&'static str; 2],
     /// The board size, for games that have a `size` rule.
@@ -55,6 +57,7 @@ impl<G: BoardView> State<G> {
         let outcome = game.outcome();
         State {
             game: G::NAME,
+            title: G::TITLE,
             colours: G::COLOURS,
             size: game::rules::rule_value(game.options(), "size").and_then(|v| v.as_integer()),
             position: game.position_seen_by(session.human()),

@@ -141,7 +141,7 @@ function wire() {
 /** Names the page after the game and fills the new-game choices with its colours and sizes. */
 function setUpForGame() {
   const state = view.state;
-  const title = cap(state.game);
+  const title = cap(state.title);
   document.title = title;
   $("title").textContent = title;
   $("board").setAttribute("aria-label", `${title} board`);
