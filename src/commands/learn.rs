@@ -2,7 +2,10 @@ use super::train;
 use ::train::{Role, RunStore};
 use clap::Args as ClapArgs;
 
+/// No argument group of its own: clap names a struct's group after the struct, and the
+/// flattened `train::Args` already has the name `Args` (clap's debug assertions refuse two).
 #[derive(ClapArgs)]
+#[group(skip)]
 pub struct Args {
     /// The store the run shares with its self-play processes: a folder (local or NFS), or
     /// s3://bucket/prefix (also gs://, az://). S3 reads AWS_ACCESS_KEY_ID,
