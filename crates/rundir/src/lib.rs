@@ -9,6 +9,7 @@
 //! RUN/models/latest          the newest generation's number, replaced atomically
 //! RUN/journal.bin            finished games not yet in a shard (see the journal module)
 //! RUN/writer-id              a self-play process's id in shard names (see `writer_id`)
+//! RUN/games-stored           how many self-play games this folder's writer has stored
 //! RUN/tensorboard/           event files for TensorBoard
 //! RUN/bot/                   the bot bundle exported from the final generation
 //! ```
@@ -89,6 +90,31 @@ impl RunDir {
             }
             Err(error) => Err(error).with_context(|| format!("cannot read {}", path.display())),
         }
+    }
+
+    /// How many self-play games this folder's shard writer has stored so far (0 before the
+    /// first). A resumed run numbers its games on from there, so that the self-play curves,
+    /// whose x-axis is the game number, go on instead of starting again at game 0.
+    pub fn games_stored(&self) -> Result<u64> {
+        let path = self.games_stored_file();
+        match fs::read_to_string(&path) {
+            Ok(text) => text.trim().parse().with_context(|| {
+                format!(
+                    "{}: expected a number of games, found {text:?}",
+                    path.display()
+                )
+            }),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(0),
+            Err(error) => Err(error).with_context(|| format!("cannot read {}", path.display())),
+        }
+    }
+
+    pub fn set_games_stored(&self, games: u64) -> Result<()> {
+        write_atomically(&self.games_stored_file(), format!("{games}\n").as_bytes())
+    }
+
+    fn games_stored_file(&self) -> PathBuf {
+        self.root.join("games-stored")
     }
 
     /// The intent file of a shard merge under way.
@@ -226,6 +252,18 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_count_of_stored_games_starts_at_zero_round_trips_and_rejects_garbage() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunDir::new(dir.path());
+        assert_eq!(run.games_stored().unwrap(), 0);
+        run.set_games_stored(1234).unwrap();
+        assert_eq!(run.games_stored().unwrap(), 1234);
+        fs::write(dir.path().join("games-stored"), "many").unwrap();
+        let error = run.games_stored().unwrap_err().to_string();
+        assert!(error.contains("expected a number of games"), "{error}");
+    }
 
     #[test]
     fn latest_pointer_round_trips_and_rejects_garbage() {

@@ -375,7 +375,7 @@ fn shard_writer<O>(
             recovered.len()
         );
     }
-    Ok(ShardWriter::new(
+    ShardWriter::new(
         shards,
         journal,
         recovered,
@@ -383,7 +383,8 @@ fn shard_writer<O>(
         origin,
         writer_id,
         merging,
-    ))
+    )
+    .counting_in(run.clone())
 }
 
 /// The run folder's own replay store.

@@ -15,6 +15,7 @@ use crate::journal::Journal;
 use anyhow::Result;
 use game::{Outcome, Side};
 use replay::{GameRecord, Merger, Shard, ShardHeader, ShardOrigin, ShardStore};
+use rundir::RunDir;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -50,6 +51,13 @@ pub struct ShardWriter<S> {
     writer_id: u32,
     seq: u64,
     merging: Option<ShardMerging>,
+    /// The run folder that keeps the count of stored games, if this writer counts them.
+    tally: Option<RunDir>,
+    /// Games stored by this run folder's writers, this one and those before it.
+    stored_games: u64,
+    /// The number the first game of this process comes after: the games stored and those
+    /// recovered from the journal when it started (the self-play curves' x-axis).
+    games_before: u64,
 }
 
 impl<S: ShardStore + 'static> ShardWriter<S> {
@@ -72,7 +80,20 @@ impl<S: ShardStore + 'static> ShardWriter<S> {
             writer_id,
             seq: 0,
             merging,
+            tally: None,
+            stored_games: 0,
+            games_before: 0,
         }
+    }
+
+    /// Keeps the count of stored games in `run` and numbers this process's games on from it
+    /// and the games recovered from the journal, so that a resumed run's self-play curves go
+    /// on where they stopped.
+    pub fn counting_in(mut self, run: RunDir) -> Result<Self> {
+        self.stored_games = run.games_stored()?;
+        self.games_before = self.stored_games + self.pending.len() as u64;
+        self.tally = Some(run);
+        Ok(self)
     }
 
     /// Receives games until every sender is gone, then seals what is left and gives the
@@ -139,7 +160,7 @@ impl<S: ShardStore + 'static> ShardWriter<S> {
             }
             if last_log.elapsed() >= STATS_INTERVAL && stats.games > 0 {
                 last_log = Instant::now();
-                stats.log(shared, start.elapsed());
+                stats.log(shared, start.elapsed(), self.games_before);
                 stats = Stats::default();
             }
         }
@@ -168,9 +189,15 @@ impl<S: ShardStore + 'static> ShardWriter<S> {
     fn acknowledge(&mut self, acknowledgements: &Receiver<u64>) -> Result<()> {
         let mut any = false;
         while let Ok(seq) = acknowledgements.try_recv() {
-            any |= self.unstored.remove(&seq).is_some();
+            if let Some(games) = self.unstored.remove(&seq) {
+                self.stored_games += games.len() as u64;
+                any = true;
+            }
         }
         if any {
+            if let Some(run) = &self.tally {
+                run.set_games_stored(self.stored_games)?;
+            }
             let waiting: Vec<GameRecord> = self
                 .unstored
                 .values()
@@ -285,7 +312,8 @@ impl Stats {
         }
     }
 
-    fn log(&self, shared: &Shared, elapsed: Duration) {
+    /// Logs the statistics at the run's game number: `games_before` this process, and its own.
+    fn log(&self, shared: &Shared, elapsed: Duration, games_before: u64) {
         let games = self.games as f64;
         let total_games = shared.games.load(Ordering::Relaxed);
         let seconds = elapsed.as_secs_f64().max(1e-9);
@@ -334,7 +362,7 @@ impl Stats {
             let rate = self.false_positives as f64 / self.playthroughs as f64;
             scalars.push(("selfplay/resign_false_positive_rate", rate));
         }
-        shared.log(total_games, &scalars);
+        shared.log(games_before + total_games, &scalars);
     }
 }
 
@@ -418,6 +446,42 @@ mod tests {
         assert_eq!(positions, 3 + 4 + 5 + 6 + 7);
         let (_, recovered) = Journal::open(&journal_path).unwrap();
         assert_eq!(recovered, [], "stored games leave the journal");
+    }
+
+    /// A resumed run's games are numbered on from the games stored before and those the
+    /// journal kept, not from 0.
+    #[test]
+    fn a_resumed_writer_numbers_its_games_on_from_those_stored_and_journaled() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunDir::new(dir.path());
+        run.create().unwrap();
+        let shared = Shared::new(Metrics::open(&run.tensorboard()), 0, 0);
+        let (journal, _) = Journal::open(&run.journal()).unwrap();
+        let store = replay::LocalDirStore::open(run.shards()).unwrap();
+        let writer = ShardWriter::new(store, journal, Vec::new(), 2, origin(), 0, None)
+            .counting_in(run.clone())
+            .unwrap();
+        assert_eq!(writer.games_before, 0);
+        let (sender, receiver) = mpsc::channel();
+        for moves in [3, 4, 5] {
+            sender.send(record(moves)).unwrap();
+        }
+        drop(sender);
+        writer.run(receiver, &shared).unwrap();
+        assert_eq!(run.games_stored().unwrap(), 3);
+
+        // A game the killed process journaled but never stored.
+        Journal::open(&run.journal())
+            .unwrap()
+            .0
+            .append(&record(6))
+            .unwrap();
+        let (journal, recovered) = Journal::open(&run.journal()).unwrap();
+        let store = replay::LocalDirStore::open(run.shards()).unwrap();
+        let resumed = ShardWriter::new(store, journal, recovered, 2, origin(), 0, None)
+            .counting_in(run.clone())
+            .unwrap();
+        assert_eq!(resumed.games_before, 4, "3 stored and 1 in the journal");
     }
 
     #[test]
