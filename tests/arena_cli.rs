@@ -184,6 +184,49 @@ fn ladder_prints_a_table_and_draws_the_plots() {
     );
 }
 
+/// The generations search as the run's bot does: its config's `[bot]` over its self-play
+/// search, recorded with the results (a cache of another search is refused).
+#[test]
+fn ladder_generations_search_as_the_runs_bot() {
+    let run = tiny_ladder_run(&[1]);
+    let config = run.path().join("config.toml");
+    std::fs::write(
+        &config,
+        "[game]\nsize = 3\nwin_margin = 4\n\n[network]\npreset = \"tiny\"\n\n[selfplay.search]\nformula = \"gumbel\"\n\n\
+         [bot]\nopponent_random_decisions = 0.25\n",
+    )
+    .unwrap();
+    let run_arg = run.path().to_str().unwrap();
+    let args = [
+        "ladder",
+        "--run",
+        run_arg,
+        "--games",
+        "2",
+        "--baselines",
+        "random",
+        "--visits",
+        "2",
+    ];
+    let output = ghast(&args, "");
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let results: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(run.path().join("ladder/results.json")).unwrap())
+            .unwrap();
+    assert_eq!(results["search"]["formula"], "gumbel", "{results}");
+    assert_eq!(results["search"]["opponent_random_decisions"], 0.25);
+    assert_eq!(
+        results["search"]["root_noise"], false,
+        "a bot plays without noise"
+    );
+
+    let plain = "[game]\nsize = 3\nwin_margin = 4\n\n[network]\npreset = \"tiny\"\n";
+    std::fs::write(&config, plain).unwrap();
+    assert_refused(&args, "searched with other settings than the run's bot");
+    std::fs::write(&config, format!("{plain}\n[bot]\nvisits = 0\n")).unwrap();
+    assert_refused(&args, "config.toml: [bot] visits");
+}
+
 #[test]
 fn ladder_without_checkpoints_is_bad_input() {
     let run = tempfile::tempdir().unwrap();

@@ -9,8 +9,9 @@ use arena::PlayerSpec;
 use arena::ladder::{Ladder, LadderError, LadderEvent, LadderReport, LadderSettings};
 use clap::Args as ClapArgs;
 use game::Planes;
+use mcts::SearchConfig;
 use std::path::PathBuf;
-use train::RunDir;
+use train::{RunConfig, RunDir};
 
 #[derive(ClapArgs)]
 pub struct Args {
@@ -26,7 +27,9 @@ pub struct Args {
     /// rated 0 when it is among them.
     #[arg(long, default_value = "random,greedy,uct:200")]
     baselines: String,
-    /// Search visits per move of every generation.
+    /// Search visits per move of every generation. The generations search as the run's bot
+    /// does (RUN/config.toml's `[bot]` over its `[selfplay.search]`, without noise), with
+    /// these visits.
     #[arg(long, default_value_t = 64)]
     visits: u32,
     /// Games played at once (default: all cores).
@@ -64,18 +67,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.visits == 0 {
         return Err(input_error("--visits must be at least 1".to_owned()));
     }
-    let ladder = Ladder::new(
-        &args.run,
-        LadderSettings {
-            games_per_pair: args.games,
-            baselines,
-            visits: args.visits,
-            threads: args.threads.unwrap_or_else(default_threads),
-            opening_moves: args.openings,
-            seed: args.seed,
-            every: args.every,
-        },
-    );
+    let settings = LadderSettings {
+        games_per_pair: args.games,
+        baselines,
+        visits: args.visits,
+        search: SearchConfig::play(),
+        threads: args.threads.unwrap_or_else(default_threads),
+        opening_moves: args.openings,
+        seed: args.seed,
+        every: args.every,
+    };
     let run = RunDir::new(&args.run);
     let newest = run
         .newest_generation()
@@ -89,8 +90,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let checkpoint = run.checkpoint(newest);
     let game = play::game_of(&checkpoint).map_err(|e| input_error(e.to_string()))?;
     let rate = Rate {
-        ladder: &ladder,
-        games: args.games,
+        run: &run,
+        settings,
     };
     for_game(
         &game,
@@ -135,16 +136,21 @@ fn print_report(ladder: &Ladder, report: &LadderReport) {
 
 /// The ladder, played in the run's game.
 struct Rate<'a> {
-    ladder: &'a Ladder,
-    games: u32,
+    run: &'a RunDir,
+    settings: LadderSettings,
 }
 
 impl GameWork for Rate<'_> {
     type Output = ();
 
     fn run<G: Planes>(self) -> anyhow::Result<()> {
-        let bar = progress_bar(u64::from(self.games));
-        let report = self.ladder.run::<G>(&mut |event| match event {
+        let settings = LadderSettings {
+            search: bot_search::<G>(self.run)?,
+            ..self.settings
+        };
+        let bar = progress_bar(u64::from(settings.games_per_pair));
+        let ladder = Ladder::new(self.run.root(), settings);
+        let report = ladder.run::<G>(&mut |event| match event {
             LadderEvent::Pairing { index, total, a, b } => {
                 bar.reset();
                 bar.set_message(format!("({}/{total}) {a} vs {b}", index + 1));
@@ -159,7 +165,25 @@ impl GameWork for Rate<'_> {
             LadderError::Rating(_) | LadderError::Plot(_) => anyhow::Error::new(error),
             _ => anyhow::Error::new(InputError(error.to_string())),
         })?;
-        print_report(self.ladder, &report);
+        print_report(&ladder, &report);
         Ok(())
     }
+}
+
+/// How the run's bot searches (its config's `[bot]` over `[selfplay.search]`); PUCT's play
+/// defaults for a folder of checkpoints without a config.
+fn bot_search<G: Planes>(run: &RunDir) -> anyhow::Result<SearchConfig> {
+    let path = run.config();
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(SearchConfig::play());
+        }
+        Err(error) => {
+            return Err(InputError(format!("cannot read {}: {error}", path.display())).into());
+        }
+    };
+    let config: RunConfig<G::Options> = RunConfig::parse(&text)
+        .map_err(|error| InputError(format!("{}: {error}", path.display())))?;
+    Ok(config.bot.search(&config.selfplay.search))
 }

@@ -3,6 +3,7 @@
 use arena::PlayerSpec;
 use arena::ladder::{Ladder, LadderSettings};
 use ghast::{Ghast, RawOptions};
+use mcts::{Formula, SearchConfig};
 
 #[path = "../../../tests/fixtures/tiny_run.rs"]
 mod tiny_run;
@@ -22,12 +23,13 @@ fn ladder_rates_generations_and_baselines_and_caches_results() {
         games_per_pair: 2,
         baselines: vec![PlayerSpec::Random, PlayerSpec::Greedy],
         visits: 2,
+        search: SearchConfig::play(),
         threads: 2,
         opening_moves: 1,
         seed: 1,
         every: 1,
     };
-    let ladder = Ladder::new(run.path(), settings);
+    let ladder = Ladder::new(run.path(), settings.clone());
     let mut games = 0;
     let report = ladder
         .run::<Ghast>(&mut |event| {
@@ -62,6 +64,22 @@ fn ladder_rates_generations_and_baselines_and_caches_results() {
     let again = ladder.run::<Ghast>(&mut |_| {}).unwrap();
     assert_eq!((again.played_pairs, again.cached_pairs), (0, 6));
     assert_eq!(again.ratings, report.ratings);
+
+    let gumbel = Ladder::new(
+        run.path(),
+        LadderSettings {
+            search: SearchConfig {
+                formula: Formula::Gumbel,
+                ..SearchConfig::play()
+            },
+            ..settings
+        },
+    );
+    let refused = gumbel.run::<Ghast>(&mut |_| {}).unwrap_err().to_string();
+    assert!(
+        refused.contains("searched with other settings"),
+        "{refused}"
+    );
 }
 
 #[test]
@@ -79,6 +97,7 @@ fn ladder_can_rate_every_nth_generation_and_always_the_latest() {
         games_per_pair: 2,
         baselines: vec![PlayerSpec::Random],
         visits: 2,
+        search: SearchConfig::play(),
         threads: 2,
         opening_moves: 1,
         seed: 1,

@@ -3,6 +3,7 @@
 //! progress.
 
 use crate::rating::Wdl;
+use mcts::SearchConfig;
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use std::fs;
 use std::path::Path;
@@ -29,22 +30,26 @@ impl PairResult {
 }
 
 /// The cache file's content: the options every game was played with (`O`, the game's
-/// options), and the pairings.
+/// options), how the generations searched, and the pairings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResultCache<O> {
     pub options: O,
+    /// The generations' search settings (files from before this field: PUCT's play defaults).
+    #[serde(default = "SearchConfig::play")]
+    pub search: SearchConfig,
     pub pairs: Vec<PairResult>,
 }
 
 impl<O: Clone + PartialEq + Serialize + DeserializeOwned> ResultCache<O> {
-    /// Reads `path`, or an empty cache for `options` if there is no file yet. A cache of
-    /// other options is an error: its games are not comparable.
-    pub fn load(path: &Path, options: &O) -> Result<ResultCache<O>, String> {
+    /// Reads `path`, or an empty cache for `options` and `search` if there is no file yet. A
+    /// cache of other options or another search is an error: its games are not comparable.
+    pub fn load(path: &Path, options: &O, search: &SearchConfig) -> Result<ResultCache<O>, String> {
         let bytes = match fs::read(path) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Ok(ResultCache {
                     options: options.clone(),
+                    search: search.clone(),
                     pairs: Vec::new(),
                 });
             }
@@ -56,6 +61,13 @@ impl<O: Clone + PartialEq + Serialize + DeserializeOwned> ResultCache<O> {
             return Err(format!(
                 "{}: its games were played with other game options than the run's latest \
                  checkpoint; move it away to start the ladder afresh",
+                path.display()
+            ));
+        }
+        if &cache.search != search {
+            return Err(format!(
+                "{}: its generations searched with other settings than the run's bot (its \
+                 config's [bot] and [selfplay.search]); move it away to start the ladder afresh",
                 path.display()
             ));
         }

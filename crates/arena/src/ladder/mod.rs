@@ -10,11 +10,14 @@ mod cache;
 
 pub use cache::{PairResult, ResultCache};
 
+use crate::agent::Entrant;
+use crate::entrants::network_agent;
 use crate::plot::{Baseline, GenerationPoint, PlotError, PlotFiles, RatingPlot, save_rating_plots};
 use crate::rating::{BradleyTerry, Rating, RatingError, ResultTable};
 use crate::runner::{GameRecord, Match, MatchError, MatchSettings};
 use crate::spec::PlayerSpec;
-use game::Planes;
+use game::{Agent, AgentFailure, Planes};
+use mcts::SearchConfig;
 use rundir::{Generation, RunDir};
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -27,6 +30,9 @@ pub struct LadderSettings {
     pub baselines: Vec<PlayerSpec>,
     /// Search visits per move of every generation.
     pub visits: u32,
+    /// How every generation searches: as the run's bot does (`RunConfig`'s `[bot]` over its
+    /// self-play search), so that the ladder rates the players the run ships.
+    pub search: SearchConfig,
     pub threads: usize,
     pub opening_moves: usize,
     pub seed: u64,
@@ -81,11 +87,39 @@ struct Entry<O> {
     spec: PlayerSpec,
     /// The checkpoint behind a generation; `None` for a baseline.
     generation: Option<Generation<O>>,
+    /// How a generation searches (unused by a baseline).
+    search: SearchConfig,
 }
 
 impl<O> Entry<O> {
     fn name(&self) -> String {
         self.spec.name()
+    }
+}
+
+impl<G: Planes> Entrant<G> for Entry<G::Options>
+where
+    G::Options: Sync,
+{
+    fn name(&self) -> String {
+        self.spec.name()
+    }
+
+    /// A generation searches with the ladder's settings; a baseline is its spec's player.
+    fn agent(&self, options: &G::Options, seed: u64) -> Result<Box<dyn Agent<G>>, AgentFailure> {
+        match &self.spec {
+            PlayerSpec::Checkpoint { weights, visits } if self.generation.is_some() => {
+                network_agent::<G>(
+                    &self.name(),
+                    weights,
+                    options,
+                    self.search.clone(),
+                    *visits,
+                    seed,
+                )
+            }
+            spec => Entrant::<G>::agent(spec, options, seed),
+        }
     }
 }
 
@@ -130,7 +164,8 @@ impl Ladder {
         std::fs::create_dir_all(&dir)
             .map_err(|e| LadderError::Run(format!("cannot create {}: {e}", dir.display())))?;
         let cache_path = dir.join("results.json");
-        let mut cache = ResultCache::load(&cache_path, &options).map_err(LadderError::Run)?;
+        let mut cache = ResultCache::load(&cache_path, &options, &self.settings.search)
+            .map_err(LadderError::Run)?;
 
         let schedule = schedule(&entries);
         let new: Vec<_> = schedule
@@ -138,7 +173,7 @@ impl Ladder {
             .filter(|&&(a, b)| cache.find(&entries[a].name(), &entries[b].name()).is_none())
             .collect();
         for (index, &&(a, b)) in new.iter().enumerate() {
-            let (a, b) = (&entries[a].spec, &entries[b].spec);
+            let (a, b) = (&entries[a], &entries[b]);
             let (a_name, b_name) = (a.name(), b.name());
             on_event(LadderEvent::Pairing {
                 index,
@@ -206,10 +241,12 @@ impl Ladder {
                 visits: self.settings.visits,
             },
             generation: Some(generation.clone()),
+            search: self.settings.search.clone(),
         });
         let baseline_entries = self.settings.baselines.iter().map(|spec| Entry {
             spec: spec.clone(),
             generation: None,
+            search: self.settings.search.clone(),
         });
         generation_entries.chain(baseline_entries).collect()
     }
