@@ -58,6 +58,7 @@ fn write_random_bot<G: Planes>(dir: &Path, options: G::Options) -> PathBuf {
         game_options: options,
         generation: 0,
         training_step: 0,
+        run_seconds: None,
     };
     let weights = dir.join("random.safetensors");
     checkpoint::save(&network, &provenance, &weights).expect("save the net");

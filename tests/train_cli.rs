@@ -122,6 +122,8 @@ fn a_killed_run_resumes_with_nothing_lost() {
         stem.trim_start_matches("gen-").parse().unwrap()
     };
     let latest = newest(&run);
+    // The run lies stopped for a while: that time is not the run's.
+    std::thread::sleep(Duration::from_secs(5));
 
     let output = ghast()
         .args(["train", "--resume", "--generations"])
@@ -147,6 +149,21 @@ fn a_killed_run_resumes_with_nothing_lost() {
     assert!(
         files(&run.join("shards"), "shard-").len() > shards.len(),
         "the resumed run played on"
+    );
+    let sidecar = |generation: u64| -> serde_json::Value {
+        let path = run.join(format!("models/gen-{generation:04}.json"));
+        serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+    };
+    let (first, last) = (sidecar(0), sidecar(resumed_latest));
+    let run_seconds = last["run_seconds"].as_u64().unwrap();
+    let clock_seconds = last["unix_time"].as_u64().unwrap() - first["unix_time"].as_u64().unwrap();
+    assert!(
+        run_seconds >= sidecar(latest)["run_seconds"].as_u64().unwrap(),
+        "run seconds go on over a resume"
+    );
+    assert!(
+        run_seconds + 3 <= clock_seconds,
+        "the 5 s the run lay stopped do not count: {run_seconds} s of {clock_seconds} s"
     );
 }
 

@@ -19,6 +19,7 @@ fn provenance() -> Provenance<ToyOptions> {
         game_options: options(4, 5),
         generation: 3,
         training_step: 1200,
+        run_seconds: None,
     }
 }
 

@@ -43,6 +43,7 @@ pub fn save_untrained<G: Game>(
         game_options: options.clone(),
         generation: 0,
         training_step: 0,
+        run_seconds: None,
     };
     Ok(checkpoint::save(&network, &provenance, weights)?)
 }

@@ -31,6 +31,9 @@ pub struct Generation<O> {
     pub game_options: O,
     /// Seconds since the Unix epoch when the checkpoint was saved.
     pub unix_time: u64,
+    /// Seconds the run had been running when it saved the checkpoint, over all its resumes
+    /// (`None` in checkpoints from before this was recorded).
+    pub run_seconds: Option<u64>,
 }
 
 #[derive(Clone, Debug)]
@@ -212,6 +215,7 @@ impl RunDir {
                 weights,
                 game_options: description.provenance.game_options,
                 unix_time: description.unix_time,
+                run_seconds: description.provenance.run_seconds,
             });
         }
         generations.sort_by_key(|g| g.generation);
@@ -308,6 +312,7 @@ mod tests {
             game_options: options,
             generation,
             training_step: 0,
+            run_seconds: None,
         };
         sidecar::write(&weights, &architecture, &provenance).unwrap();
     }

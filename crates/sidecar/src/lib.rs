@@ -64,6 +64,10 @@ pub struct Provenance<O> {
     pub game_options: O,
     pub generation: u64,
     pub training_step: u64,
+    /// Seconds the run had been running when it saved this checkpoint, summed over its
+    /// resumes (so time a killed run lay stopped does not count); `None` in checkpoints that
+    /// do not come from a run, and in sidecars written before it was recorded.
+    pub run_seconds: Option<u64>,
 }
 
 /// What a checkpoint's sidecar says about its weights.
@@ -85,6 +89,8 @@ struct Sidecar<O> {
     generation: u64,
     training_step: u64,
     unix_time: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    run_seconds: Option<u64>,
 }
 
 /// The sidecar that belongs to a weights file: same name, `.json` extension.
@@ -121,6 +127,7 @@ pub fn write<O: Serialize>(
         generation: provenance.generation,
         training_step: provenance.training_step,
         unix_time,
+        run_seconds: provenance.run_seconds,
     };
     let json = serde_json::to_vec_pretty(&sidecar).expect("a sidecar always serialises");
     let path = sidecar_path(weights);
@@ -179,6 +186,7 @@ pub fn describe<O: DeserializeOwned>(
             game_options,
             generation: sidecar.generation,
             training_step: sidecar.training_step,
+            run_seconds: sidecar.run_seconds,
         },
         unix_time: sidecar.unix_time,
     })
@@ -216,6 +224,7 @@ mod tests {
             game_options: vec![1, 2],
             generation: 3,
             training_step: 300,
+            run_seconds: Some(42),
         };
         write(&weights, &architecture, &provenance).unwrap();
         assert_eq!(game_of(&weights).unwrap(), "toy");

@@ -263,26 +263,32 @@ impl Ladder {
 
     /// Draws `RUN/ladder/ratings.{png,svg}`, titled with what they show: the Elo of each
     /// generation of `game` in this run (whose folder is named after its config by default),
-    /// at the ladder's visits. Training time counts from the first generation.
+    /// at the ladder's visits. Training time is the run's own (time it lay stopped between a
+    /// kill and its resume does not count) when every checkpoint records it, else the clock
+    /// time since the first generation.
     fn plot<O>(
         &self,
         game: &str,
         entries: &[Entry<O>],
         ratings: &[Rating],
     ) -> Result<PlotFiles, PlotError> {
-        let start = entries
-            .iter()
-            .filter_map(|e| e.generation.as_ref())
-            .map(|g| g.unix_time)
-            .min()
-            .unwrap_or(0);
+        let generations = || entries.iter().filter_map(|e| e.generation.as_ref());
+        let run_seconds = generations()
+            .map(|g| g.run_seconds)
+            .collect::<Option<Vec<u64>>>()
+            .is_some();
+        let start = generations().map(|g| g.unix_time).min().unwrap_or(0);
+        let seconds = |g: &Generation<O>| match g.run_seconds {
+            Some(seconds) if run_seconds => seconds,
+            _ => g.unix_time.saturating_sub(start),
+        };
         let mut points = Vec::new();
         let mut baselines = Vec::new();
         for (entry, rating) in entries.iter().zip(ratings) {
             match &entry.generation {
                 Some(generation) => points.push(GenerationPoint {
                     generation: u32::try_from(generation.generation).unwrap_or(u32::MAX),
-                    hours: generation.unix_time.saturating_sub(start) as f64 / 3600.0,
+                    hours: seconds(generation) as f64 / 3600.0,
                     elo: rating.elo,
                     lower: rating.lower,
                     upper: rating.upper,

@@ -30,7 +30,7 @@ use replay::{LocalDirStore, ShardOrigin, ShardStore, Window, open_store};
 use shared::Shared;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use sync::Publisher;
 use trainer_loop::{LOCAL_REFRESH, REMOTE_REFRESH, TrainerLoop, save_checkpoint};
 use workers::ServedNetwork;
@@ -343,7 +343,8 @@ fn trainer_loop<'a, G: Planes>(
     origin: &ShardOrigin,
 ) -> Result<(TrainerLoop<'a, G>, u64, u64)> {
     let device = tch::Device::cuda_if_available();
-    let (trainer, generation, step) = start_trainer::<G>(run, config, device)?;
+    let started = Instant::now();
+    let (trainer, generation, step, run_seconds_before) = start_trainer::<G>(run, config, device)?;
     let trainer_loop = TrainerLoop {
         run,
         trainer,
@@ -352,6 +353,8 @@ fn trainer_loop<'a, G: Planes>(
         count_positions,
         generation,
         step,
+        run_seconds_before,
+        started,
         publish: !config.evaluation.gating,
         retention: config.run.clone(),
     };
@@ -392,12 +395,13 @@ fn local_shards(run: &RunDir) -> Result<Box<dyn ShardStore>> {
     Ok(Box::new(LocalDirStore::open(run.shards())?))
 }
 
-/// The trainer on the newest checkpoint, or on a fresh network written as generation 0.
+/// The trainer on the newest checkpoint, or on a fresh network written as generation 0; with
+/// the generation, training step and run seconds it starts from.
 fn start_trainer<G: Planes>(
     run: &RunDir,
     config: &RunConfig<G::Options>,
     device: tch::Device,
-) -> Result<(Trainer<G>, u64, u64)> {
+) -> Result<(Trainer<G>, u64, u64, u64)> {
     // Seeded by the step too, so a resumed trainer does not redraw the samples it drew before.
     let rng = |step: u64| {
         ChaCha8Rng::seed_from_u64(config.run.seed ^ step.wrapping_mul(0x9E37_79B9_7F4A_7C15))
@@ -420,7 +424,10 @@ fn start_trainer<G: Planes>(
                 rng(step),
             )?;
             tracing::info!("resuming at generation {generation}, step {step}");
-            Ok((trainer, generation, step))
+            // A checkpoint from before run seconds were recorded: the ladder then falls back
+            // to the checkpoints' clock times.
+            let run_seconds = checkpoint.provenance.run_seconds.unwrap_or(0);
+            Ok((trainer, generation, step, run_seconds))
         }
         None => {
             let start = G::new(&config.game);
@@ -437,9 +444,9 @@ fn start_trainer<G: Planes>(
                 config.game.clone(),
                 rng(0),
             )?;
-            save_checkpoint(run, &trainer, 0, 0, true)?;
+            save_checkpoint(run, &trainer, 0, (0, 0), true)?;
             tracing::info!("new run: generation 0 is a {size} network");
-            Ok((trainer, 0, 0))
+            Ok((trainer, 0, 0, 0))
         }
     }
 }

@@ -28,6 +28,10 @@ pub struct TrainerLoop<'a, G: Planes> {
     pub count_positions: bool,
     pub generation: u64,
     pub step: u64,
+    /// How long the run had been running when this process started (its newest checkpoint's
+    /// `run_seconds`), and when this process started: each checkpoint records the sum.
+    pub run_seconds_before: u64,
+    pub started: Instant,
     /// Whether a new generation goes to the workers at once; with gating the evaluation
     /// thread decides.
     pub publish: bool,
@@ -119,7 +123,10 @@ impl<G: Planes> TrainerLoop<'_, G> {
             self.run,
             &self.trainer,
             self.generation,
-            self.step,
+            (
+                self.step,
+                self.run_seconds_before + self.started.elapsed().as_secs(),
+            ),
             self.publish,
         )?;
         shared.generation.store(self.generation, Ordering::Relaxed);
@@ -148,13 +155,13 @@ impl<G: Planes> TrainerLoop<'_, G> {
     }
 }
 
-/// Writes generation `generation` of the trainer's network and, if `publish`, points `latest`
-/// at it.
+/// Writes generation `generation` of the trainer's network, made at training step `step` after
+/// `run_seconds` of the run, and, if `publish`, points `latest` at it.
 pub fn save_checkpoint<G: Planes>(
     run: &RunDir,
     trainer: &Trainer<G>,
     generation: u64,
-    step: u64,
+    (step, run_seconds): (u64, u64),
     publish: bool,
 ) -> Result<()> {
     let provenance = Provenance {
@@ -162,6 +169,7 @@ pub fn save_checkpoint<G: Planes>(
         game_options: trainer.options().clone(),
         generation,
         training_step: step,
+        run_seconds: Some(run_seconds),
     };
     nn::checkpoint::save(trainer.network(), &provenance, &run.checkpoint(generation))?;
     if publish {
