@@ -6,6 +6,7 @@
 
 use crate::legacy::{GameRecordV2, GameRecordV3, ShardV2, ShardV3, VERSION_2, VERSION_3};
 use crate::{GameRecord, ReplayError, Shard};
+use serde::de::DeserializeOwned;
 use std::io::Read;
 
 /// The first bytes of every shard.
@@ -96,24 +97,15 @@ pub fn decode_shard(file: &str, bytes: &[u8]) -> Result<Shard, ReplayError> {
             limit: MAX_RECORD_BYTES,
         });
     }
-    let config = bincode::config::standard().with_limit::<MAX_RECORD_BYTES>();
-    let decode_error = |source| ReplayError::Decode {
+    let (shard, read) = match version {
+        VERSION_2 => decode_as::<ShardV2, Shard>(&records),
+        VERSION_3 => decode_as::<ShardV3, Shard>(&records),
+        _ => decode_as::<Shard, Shard>(&records),
+    }
+    .map_err(|source| ReplayError::Decode {
         file: file(),
         source,
-    };
-    let (shard, read): (Shard, usize) = match version {
-        VERSION_2 => {
-            let (old, read) = bincode::serde::decode_from_slice::<ShardV2, _>(&records, config)
-                .map_err(decode_error)?;
-            (old.into(), read)
-        }
-        VERSION_3 => {
-            let (old, read) = bincode::serde::decode_from_slice::<ShardV3, _>(&records, config)
-                .map_err(decode_error)?;
-            (old.into(), read)
-        }
-        _ => bincode::serde::decode_from_slice(&records, config).map_err(decode_error)?,
-    };
+    })?;
     if read != records.len() {
         return Err(ReplayError::TrailingBytes {
             file: file(),
@@ -139,16 +131,22 @@ pub fn decode_record(
     bytes: &[u8],
     version: u32,
 ) -> Result<GameRecord, bincode::error::DecodeError> {
+    let (record, _) = match version {
+        VERSION_2 => decode_as::<GameRecordV2, GameRecord>(bytes),
+        VERSION_3 => decode_as::<GameRecordV3, GameRecord>(bytes),
+        _ => decode_as::<GameRecord, GameRecord>(bytes),
+    }?;
+    Ok(record)
+}
+
+/// Decodes `bytes` as `Written` (this build's type or an older format's), converted to this
+/// build's `Current`, with the number of bytes read.
+fn decode_as<Written: DeserializeOwned, Current: From<Written>>(
+    bytes: &[u8],
+) -> Result<(Current, usize), bincode::error::DecodeError> {
     let config = bincode::config::standard().with_limit::<MAX_RECORD_BYTES>();
-    Ok(match version {
-        VERSION_2 => bincode::serde::decode_from_slice::<GameRecordV2, _>(bytes, config)?
-            .0
-            .into(),
-        VERSION_3 => bincode::serde::decode_from_slice::<GameRecordV3, _>(bytes, config)?
-            .0
-            .into(),
-        _ => bincode::serde::decode_from_slice(bytes, config)?.0,
-    })
+    let (written, read) = bincode::serde::decode_from_slice::<Written, _>(bytes, config)?;
+    Ok((written.into(), read))
 }
 
 #[cfg(test)]
@@ -179,16 +177,21 @@ mod tests {
         assert_eq!(&bytes[8..12], &FORMAT_VERSION.to_le_bytes());
     }
 
+    /// The file an older build wrote of `old`, a shard in format `version`.
+    fn legacy_file(old: impl serde::Serialize, version: u32) -> Vec<u8> {
+        let body = bincode::serde::encode_to_vec(old, bincode::config::standard()).unwrap();
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&version.to_le_bytes());
+        bytes.extend(zstd::encode_all(body.as_slice(), 0).unwrap());
+        bytes
+    }
+
     /// A shard written by a build before chance outcomes were marked still reads, every move
     /// a decision.
     #[test]
     fn version_2_shards_read_with_no_chance_outcomes() {
         let shard = numbered_shard(0, 0, 5);
-        let old = crate::legacy::ShardV2::from(&shard);
-        let body = bincode::serde::encode_to_vec(old, bincode::config::standard()).unwrap();
-        let mut bytes = MAGIC.to_vec();
-        bytes.extend_from_slice(&2u32.to_le_bytes());
-        bytes.extend(zstd::encode_all(body.as_slice(), 0).unwrap());
+        let bytes = legacy_file(crate::legacy::ShardV2::from(&shard), 2);
         assert_eq!(decode_shard(FILE, &bytes).unwrap(), shard);
     }
 
@@ -197,11 +200,7 @@ mod tests {
     #[test]
     fn version_3_shards_read_with_no_handicap() {
         let shard = numbered_shard(0, 0, 5);
-        let old = crate::legacy::ShardV3::from(&shard);
-        let body = bincode::serde::encode_to_vec(old, bincode::config::standard()).unwrap();
-        let mut bytes = MAGIC.to_vec();
-        bytes.extend_from_slice(&3u32.to_le_bytes());
-        bytes.extend(zstd::encode_all(body.as_slice(), 0).unwrap());
+        let bytes = legacy_file(crate::legacy::ShardV3::from(&shard), 3);
         assert_eq!(decode_shard(FILE, &bytes).unwrap(), shard);
     }
 

@@ -31,10 +31,36 @@ pub(crate) struct GameRecordV2 {
     resign_playthrough: Option<ResignPlaythrough>,
 }
 
+/// A shard of an older format: the same header, that format's records.
 #[derive(Serialize, Deserialize)]
-pub(crate) struct ShardV2 {
+pub(crate) struct LegacyShard<R> {
     header: ShardHeader,
-    records: Vec<GameRecordV2>,
+    records: Vec<R>,
+}
+
+pub(crate) type ShardV2 = LegacyShard<GameRecordV2>;
+pub(crate) type ShardV3 = LegacyShard<GameRecordV3>;
+
+impl<R> From<LegacyShard<R>> for Shard
+where
+    GameRecord: From<R>,
+{
+    fn from(old: LegacyShard<R>) -> Self {
+        Shard {
+            header: old.header,
+            records: old.records.into_iter().map(GameRecord::from).collect(),
+        }
+    }
+}
+
+impl<'a, R: From<&'a GameRecord>> From<&'a Shard> for LegacyShard<R> {
+    /// The shard as that format held it, for tests that such old data still reads.
+    fn from(shard: &'a Shard) -> Self {
+        LegacyShard {
+            header: shard.header.clone(),
+            records: shard.records.iter().map(R::from).collect(),
+        }
+    }
 }
 
 impl From<GameRecordV2> for GameRecord {
@@ -63,15 +89,6 @@ impl From<GameRecordV2> for GameRecord {
     }
 }
 
-impl From<ShardV2> for Shard {
-    fn from(old: ShardV2) -> Self {
-        Shard {
-            header: old.header,
-            records: old.records.into_iter().map(GameRecord::from).collect(),
-        }
-    }
-}
-
 impl From<&GameRecord> for GameRecordV2 {
     /// The record as format 2 held it: the same, without the chance marks.
     fn from(record: &GameRecord) -> Self {
@@ -96,15 +113,6 @@ impl From<&GameRecord> for GameRecordV2 {
     }
 }
 
-impl From<&Shard> for ShardV2 {
-    fn from(shard: &Shard) -> Self {
-        ShardV2 {
-            header: shard.header.clone(),
-            records: shard.records.iter().map(GameRecordV2::from).collect(),
-        }
-    }
-}
-
 /// `record` as a build before format 3 wrote it into a journal ([`crate::encode_record`]'s
 /// bytes then), for tests that such old data still reads. Its chance marks are dropped.
 pub fn encode_record_v2(record: &GameRecord) -> Vec<u8> {
@@ -122,12 +130,6 @@ pub(crate) struct GameRecordV3 {
     resign_playthrough: Option<ResignPlaythrough>,
 }
 
-#[derive(Serialize, Deserialize)]
-pub(crate) struct ShardV3 {
-    header: ShardHeader,
-    records: Vec<GameRecordV3>,
-}
-
 impl From<GameRecordV3> for GameRecord {
     /// Every game before version 4 was played between equals.
     fn from(old: GameRecordV3) -> Self {
@@ -143,15 +145,6 @@ impl From<GameRecordV3> for GameRecord {
     }
 }
 
-impl From<ShardV3> for Shard {
-    fn from(old: ShardV3) -> Self {
-        Shard {
-            header: old.header,
-            records: old.records.into_iter().map(GameRecord::from).collect(),
-        }
-    }
-}
-
 impl From<&GameRecord> for GameRecordV3 {
     /// The record as format 3 held it: the same, without the handicap.
     fn from(record: &GameRecord) -> Self {
@@ -162,15 +155,6 @@ impl From<&GameRecord> for GameRecordV3 {
             end_reason: record.end_reason.clone(),
             final_position: record.final_position.clone(),
             resign_playthrough: record.resign_playthrough,
-        }
-    }
-}
-
-impl From<&Shard> for ShardV3 {
-    fn from(shard: &Shard) -> Self {
-        ShardV3 {
-            header: shard.header.clone(),
-            records: shard.records.iter().map(GameRecordV3::from).collect(),
         }
     }
 }
