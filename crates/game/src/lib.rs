@@ -189,6 +189,12 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// by the greedy baseline and as the network's auxiliary "final lead" target.
     fn score(&self, side: Side) -> f32;
 
+    /// `side`'s score minus the other side's: the score lead the network predicts, the
+    /// baselines maximise and a search may read off a leaf.
+    fn score_lead(&self, side: Side) -> f32 {
+        self.score(side) - self.score(side.other())
+    }
+
     /// How many symmetries the game has for these options; symmetry 0 is the identity.
     fn symmetry_count(&self) -> usize;
 

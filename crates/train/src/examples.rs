@@ -69,8 +69,7 @@ pub fn example_at<G: Planes>(
             && lead_horizon > 0
             && index + 1 == move_index + lead_horizon
         {
-            let mover = position.to_move();
-            lead = Some(game.score(mover) - game.score(mover.other()));
+            lead = Some(game.score_lead(position.to_move()));
         }
     }
     let (position, policy) = example.ok_or_else(|| {
@@ -85,7 +84,7 @@ pub fn example_at<G: Planes>(
     game.ownership(mover, &mut ownership);
     Ok(Example {
         wdl_index: record.outcome.wdl_index_for(mover),
-        lead: lead.unwrap_or_else(|| game.score(mover) - game.score(mover.other())),
+        lead: lead.unwrap_or_else(|| game.score_lead(mover)),
         position,
         policy,
         ownership,

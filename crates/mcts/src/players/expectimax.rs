@@ -73,7 +73,7 @@ fn value<G: Game>(game: &G, depth: u32, me: Side, memo: &mut HashMap<(u64, u32),
         };
     }
     if depth == 0 && !game.is_chance() {
-        return game.score(me) - game.score(me.other());
+        return game.score_lead(me);
     }
     let key = (game.hash(), depth);
     if let Some(&known) = memo.get(&key) {

@@ -95,5 +95,5 @@ fn lead_after<G: Game>(
         finished.insert(after.hash(), lead);
         return lead;
     }
-    after.score(side) - after.score(side.other())
+    after.score_lead(side)
 }

@@ -55,8 +55,7 @@ impl<G: Game> Tree<G> {
                 LeadSource::Network => evaluation.lead,
                 LeadSource::Position => {
                     let state = &self.leaf_states[slot];
-                    let mover = state.to_move();
-                    state.score(mover) - state.score(mover.other())
+                    state.score_lead(state.to_move())
                 }
             };
             let utility = self.utility(evaluation.value, lead);
