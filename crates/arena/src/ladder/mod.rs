@@ -87,8 +87,6 @@ struct Entry<O> {
     spec: PlayerSpec,
     /// The checkpoint behind a generation; `None` for a baseline.
     generation: Option<Generation<O>>,
-    /// How a generation searches (unused by a baseline).
-    search: SearchConfig,
 }
 
 impl<O> Entry<O> {
@@ -97,20 +95,26 @@ impl<O> Entry<O> {
     }
 }
 
-impl<G: Planes> Entrant<G> for Entry<G::Options>
+/// An entry as it plays a pairing: a generation searches with the ladder's settings, a
+/// baseline is its spec's player.
+struct Contender<'a, O> {
+    entry: &'a Entry<O>,
+    search: &'a SearchConfig,
+}
+
+impl<G: Planes> Entrant<G> for Contender<'_, G::Options>
 where
     G::Options: Sync,
 {
     fn name(&self) -> String {
-        self.spec.name()
+        self.entry.name()
     }
 
-    /// A generation searches with the ladder's settings; a baseline is its spec's player.
     fn agent(&self, options: &G::Options, seed: u64) -> Result<Box<dyn Agent<G>>, AgentFailure> {
-        match &self.spec {
-            PlayerSpec::Checkpoint { weights, visits } if self.generation.is_some() => {
+        match &self.entry.spec {
+            PlayerSpec::Checkpoint { weights, visits } if self.entry.generation.is_some() => {
                 network_agent::<G>(
-                    &self.name(),
+                    &self.entry.name(),
                     weights,
                     options,
                     self.search.clone(),
@@ -173,8 +177,16 @@ impl Ladder {
             .filter(|&&(a, b)| cache.find(&entries[a].name(), &entries[b].name()).is_none())
             .collect();
         for (index, &&(a, b)) in new.iter().enumerate() {
-            let (a, b) = (&entries[a], &entries[b]);
-            let (a_name, b_name) = (a.name(), b.name());
+            let search = &self.settings.search;
+            let a = Contender {
+                entry: &entries[a],
+                search,
+            };
+            let b = Contender {
+                entry: &entries[b],
+                search,
+            };
+            let (a_name, b_name) = (a.entry.name(), b.entry.name());
             on_event(LadderEvent::Pairing {
                 index,
                 total: new.len(),
@@ -183,8 +195,8 @@ impl Ladder {
             });
             let game_match = Match::<G> {
                 options: options.clone(),
-                a,
-                b,
+                a: &a,
+                b: &b,
                 settings: MatchSettings {
                     games: self.settings.games_per_pair,
                     threads: self.settings.threads,
@@ -241,12 +253,10 @@ impl Ladder {
                 visits: self.settings.visits,
             },
             generation: Some(generation.clone()),
-            search: self.settings.search.clone(),
         });
         let baseline_entries = self.settings.baselines.iter().map(|spec| Entry {
             spec: spec.clone(),
             generation: None,
-            search: self.settings.search.clone(),
         });
         generation_entries.chain(baseline_entries).collect()
     }
