@@ -4,6 +4,7 @@
 
 use super::arena::{default_threads, progress_bar, warn_forfeit};
 use super::registry::{GameWork, for_game};
+use super::train::config_error;
 use crate::InputError;
 use arena::PlayerSpec;
 use arena::ladder::{Ladder, LadderError, LadderEvent, LadderReport, LadderSettings};
@@ -179,11 +180,9 @@ fn bot_search<G: Planes>(run: &RunDir) -> anyhow::Result<SearchConfig> {
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
             return Ok(SearchConfig::play());
         }
-        Err(error) => {
-            return Err(InputError(format!("cannot read {}: {error}", path.display())).into());
-        }
+        Err(error) => return Err(config_error(&path, error.to_string()).into()),
     };
-    let config: RunConfig<G::Options> = RunConfig::parse(&text)
-        .map_err(|error| InputError(format!("{}: {error}", path.display())))?;
+    let config: RunConfig<G::Options> =
+        RunConfig::parse(&text).map_err(|error| config_error(&path, error))?;
     Ok(config.bot.search(&config.selfplay.search))
 }
