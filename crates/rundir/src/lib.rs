@@ -82,34 +82,19 @@ impl RunDir {
     /// seal shards with the same number in the same millisecond.
     pub fn writer_id(&self) -> Result<u32> {
         let path = self.root.join("writer-id");
-        match fs::read_to_string(&path) {
-            Ok(text) => text.trim().parse().with_context(|| {
-                format!("{}: expected a writer id, found {text:?}", path.display())
-            }),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                let id = rand::random_range(1..=9999);
-                write_atomically(&path, format!("{id}\n").as_bytes())?;
-                Ok(id)
-            }
-            Err(error) => Err(error).with_context(|| format!("cannot read {}", path.display())),
+        if let Some(id) = read_number(&path, "a writer id")? {
+            return Ok(id);
         }
+        let id = rand::random_range(1..=9999);
+        write_atomically(&path, format!("{id}\n").as_bytes())?;
+        Ok(id)
     }
 
     /// How many self-play games this folder's shard writer has stored so far (0 before the
     /// first). A resumed run numbers its games on from there, so that the self-play curves,
     /// whose x-axis is the game number, go on instead of starting again at game 0.
     pub fn games_stored(&self) -> Result<u64> {
-        let path = self.games_stored_file();
-        match fs::read_to_string(&path) {
-            Ok(text) => text.trim().parse().with_context(|| {
-                format!(
-                    "{}: expected a number of games, found {text:?}",
-                    path.display()
-                )
-            }),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(0),
-            Err(error) => Err(error).with_context(|| format!("cannot read {}", path.display())),
-        }
+        Ok(read_number(&self.games_stored_file(), "a number of games")?.unwrap_or(0))
     }
 
     pub fn set_games_stored(&self, games: u64) -> Result<()> {
@@ -146,17 +131,7 @@ impl RunDir {
 
     /// The generation the `latest` pointer names, if any.
     pub fn latest_generation(&self) -> Result<Option<u64>> {
-        let path = self.latest_pointer();
-        match fs::read_to_string(&path) {
-            Ok(text) => text.trim().parse().map(Some).with_context(|| {
-                format!(
-                    "{}: expected a generation number, found {text:?}",
-                    path.display()
-                )
-            }),
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(error) => Err(error).with_context(|| format!("cannot read {}", path.display())),
-        }
+        read_number(&self.latest_pointer(), "a generation number")
     }
 
     /// The newest generation with both weights and sidecar in place (with gating, newer than
@@ -245,6 +220,24 @@ fn generation_of_sidecar(name: &str) -> Option<u64> {
         .strip_suffix(".json")?
         .parse()
         .ok()
+}
+
+/// The number in the one-line file `path`, `None` if there is no such file; `what` says in an
+/// error what the file should hold.
+fn read_number<T>(path: &Path, what: &str) -> Result<Option<T>>
+where
+    T: std::str::FromStr,
+    T::Err: std::error::Error + Send + Sync + 'static,
+{
+    match fs::read_to_string(path) {
+        Ok(text) => text
+            .trim()
+            .parse()
+            .map(Some)
+            .with_context(|| format!("{}: expected {what}, found {text:?}", path.display())),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(error).with_context(|| format!("cannot read {}", path.display())),
+    }
 }
 
 /// Writes `bytes` to `path` durably and atomically: a kill at any moment leaves either the old
