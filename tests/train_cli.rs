@@ -331,6 +331,11 @@ fn a_ghodak_config_trains_and_exports_a_ghodak_bot() {
     assert!(files(&run.join("models"), "gen-0002").len() == 2);
     let bot = std::fs::read_to_string(run.join("bot/bot.toml")).unwrap();
     assert!(bot.contains("game = \"ghodak\""), "{bot}");
+    // `[bot] resign = true`: the bot gives up by self-play's rule (its defaults here).
+    assert!(
+        bot.contains("[resign]\nthreshold = -0.9\nconsecutive_moves = 3"),
+        "{bot}"
+    );
 
     let exported = dir.path().join("exported");
     let output = ghast()

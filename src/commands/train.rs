@@ -148,6 +148,7 @@ pub fn export_bot<G: Game>(
         play::Bundle::<G>::from_checkpoint(&run.checkpoint(generation), config.bot.visits)
             .with_context(|| format!("cannot export the bot into {}", run.bot().display()))?;
     bundle.settings.search = config.bot.search(&config.selfplay.search);
+    bundle.settings.resign = config.bot.resignation(&config.selfplay.resign);
     bundle
         .save(&run.bot())
         .with_context(|| format!("cannot export the bot into {}", run.bot().display()))?;

@@ -118,5 +118,5 @@ fn bundle_agent<G: Planes>(
     if let Some(visits) = visits {
         bot.set_visits(visits).map_err(fail)?;
     }
-    Ok(Box::new(Local(bot)))
+    Ok(Box::new(bot))
 }

@@ -5,6 +5,9 @@ use crate::{Game, Outcome, Side};
 /// ([`Game::COLOURS`]); `boardsize` and `komi` set the game's `size` and `komi` rules, for
 /// the games that have them ([`crate::rules`]).
 pub trait GtpGame: Game {
+    /// The letters of the first and the second side in scores (`B+3.5`, `W+R`).
+    const SCORE_LETTERS: [char; 2];
+
     /// The answer to `final_score`: the leader's letter, `+`, the lead (`B+3.5`), or `0`.
     fn final_score(&self) -> String;
 
@@ -22,10 +25,12 @@ pub trait GtpGame: Game {
     fn position_size(text: &str) -> Result<i64, String>;
 }
 
-/// The `final_score` text: `letters[winner]`, `+`, the lead (`B+3.5`), or `0` for a draw.
-/// `lead` is the first side's score minus the second's. A finished game names the winner its
-/// `outcome` says, whichever rule ended it; a game in progress is scored as it stands.
-pub fn final_score_text(outcome: Option<Outcome>, lead: f64, letters: [char; 2]) -> String {
+/// The `final_score` text: the winner's letter ([`GtpGame::SCORE_LETTERS`]), `+`, the lead
+/// (`B+3.5`), or `0` for a draw. `lead` is the first side's score minus the second's. A
+/// finished game names the winner its `outcome` says, whichever rule ended it; a game in
+/// progress is scored as it stands.
+pub fn final_score_text<G: GtpGame>(outcome: Option<Outcome>, lead: f64) -> String {
+    let letters = G::SCORE_LETTERS;
     let winner = match outcome {
         Some(Outcome::Win(side)) => Some(side),
         Some(Outcome::Draw) => None,
@@ -42,4 +47,9 @@ pub fn final_score_text(outcome: Option<Outcome>, lead: f64, letters: [char; 2])
 /// The name of `side` in `G`'s colours (`orange`, `black`, ...).
 pub fn colour_name<G: Game>(side: Side) -> &'static str {
     G::COLOURS[side.index()]
+}
+
+/// The `final_score` text of a game `winner` won by resignation (`W+R`, as SGF writes it).
+pub fn resigned_score_text<G: GtpGame>(winner: Side) -> String {
+    format!("{}+R", G::SCORE_LETTERS[winner.index()])
 }

@@ -7,13 +7,15 @@ use crate::position::Position;
 use game::{Game, GtpGame, Side, final_score_text};
 
 impl GtpGame for Ghast {
+    const SCORE_LETTERS: [char; 2] = ['O', 'B'];
+
     /// `O+3` when Orange wins by 3, `B+2.5` when Blue wins by 2.5, `0` for a draw. The number
     /// is the difference of the scores (tiles on the board, plus komi for Blue). A finished
     /// game names its winner, whichever rule ended it (a margin win goes to the side with more
     /// tiles, komi aside); a game in progress is scored as it stands.
     fn final_score(&self) -> String {
         let lead = self.score(Side::First) - self.score(Side::Second);
-        final_score_text(self.outcome(), f64::from(lead), ['O', 'B'])
+        final_score_text::<Self>(self.outcome(), f64::from(lead))
     }
 
     fn diagram(&self) -> String {

@@ -11,12 +11,14 @@ use std::fmt::Write;
 const COLUMNS: &str = "ABCDEFGHJKLMNOPQRST";
 
 impl GtpGame for Ghodak {
+    const SCORE_LETTERS: [char; 2] = ['B', 'W'];
+
     /// The area-score lead, komi included: a finished game as its result says, a game in
     /// progress as the board stands.
     fn final_score(&self) -> String {
         let [black, white] = self.half_scores();
         let lead = f64::from(black - white) / 2.0;
-        final_score_text(self.result().map(|result| result.outcome), lead, ['B', 'W'])
+        final_score_text::<Self>(self.result().map(|result| result.outcome), lead)
     }
 
     /// GNU Go's layout: column letters above and below, row numbers on both sides, `X` Black,

@@ -8,6 +8,8 @@ use game::{Game, GtpGame, Side, final_score_text};
 use std::fmt::Write;
 
 impl GtpGame for GhostChess {
+    const SCORE_LETTERS: [char; 2] = ['W', 'B'];
+
     /// White's material lead over Black's (`W+12`), or the winner's once the game is over.
     fn final_score(&self) -> String {
         let lead = f64::from(self.material(WHITE) - self.material(1 - WHITE));
@@ -17,7 +19,7 @@ impl GtpGame for GhostChess {
             Some(game::Outcome::Win(Side::Second)) => -lead.abs().max(1.0),
             _ => lead,
         };
-        final_score_text(outcome, lead, ['W', 'B'])
+        final_score_text::<Self>(outcome, lead)
     }
 
     /// The board as chess engines print it, rank 8 on top (`P N B R` White, `q` the Ghost,

@@ -1,11 +1,11 @@
 //! Search over information sets never peeks: two Fakerghast games that differ only in which
 //! tile of the opponent's hidden pairs is real get the same search, move for move and visit for
-//! visit, from the same seed.
+//! visit, from the same seed; and the same move from the `greedy` and `uct:N` baselines.
 
 use game::{Game, Outcome};
 use ghast::fakerghast::{Move, RawFakerghastOptions};
 use ghast::{Fakerghast, FakerghastOptions};
-use mcts::players::{GreedyPlayer, Player};
+use mcts::players::{GreedyPlayer, Player, UctPlayer};
 use mcts::{RolloutEvaluator, Search, SearchConfig, random_playout};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -90,6 +90,9 @@ fn states_that_differ_only_in_hidden_choices_get_the_same_search() {
         );
         let mut greedy = (GreedyPlayer::new(3), GreedyPlayer::new(3));
         assert_eq!(greedy.0.choose(&game), greedy.1.choose(&twin));
+        // The `uct:N` baseline is UCT over a determinization: it too sees only a sample.
+        let mut uct = (UctPlayer::uct(300, 3), UctPlayer::uct(300, 3));
+        assert_eq!(uct.0.choose(&game), uct.1.choose(&twin));
     }
     assert!(
         truth_mattered > 0,

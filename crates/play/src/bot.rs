@@ -3,22 +3,24 @@
 
 use crate::bundle::Bundle;
 use crate::error::PlayError;
-use game::{Game, Planes};
-use mcts::players::Player;
-use mcts::{Evaluator, Search, SearchConfig};
+use game::{Agent, AgentFailure, Choice, Game, Planes, Side};
+use mcts::{Evaluator, ResignRule, ResignWatch, Search, SearchConfig};
 use nn::{EvaluatorSettings, NetEvaluator};
 use tch::Device;
 
-/// A network-guided PUCT search with a visit budget per move. It keeps its tree between
-/// moves when told what was played ([`Player::observe`]), as the arena does, and between an
-/// analysis and the move that follows it. The evaluator is a bundle's network unless a test
-/// plugs in another ([`Bot::with_evaluator`]).
+/// A network-guided search with a visit budget per move. It keeps its tree between moves
+/// when told what was played ([`Agent::observe_action`]), as the arena and GTP do, and between
+/// an analysis and the move that follows it. As an [`Agent`] it resigns by its
+/// [`ResignRule`] (never, unless its settings say so). The evaluator is a bundle's network
+/// unless a test plugs in another ([`Bot::with_evaluator`]).
 #[derive(Debug)]
 pub struct Bot<G: Game, E = NetEvaluator<G>> {
     name: String,
     search: Search<G>,
     evaluator: E,
     visits: u32,
+    resign: ResignRule,
+    watch: ResignWatch,
 }
 
 /// One root move of an analysis.
@@ -73,7 +75,10 @@ impl<G: Planes> Bot<G> {
             || "bot".to_owned(),
             |stem| stem.to_string_lossy().into_owned(),
         );
-        Bot::with_evaluator(name, evaluator, settings.search, settings.visits, seed)
+        Ok(
+            Bot::with_evaluator(name, evaluator, settings.search, settings.visits, seed)?
+                .with_resignation(settings.resign),
+        )
     }
 }
 
@@ -94,7 +99,21 @@ impl<G: Game, E: Evaluator<G>> Bot<G, E> {
             search: Search::new(search, seed),
             evaluator,
             visits,
+            resign: ResignRule::NEVER,
+            watch: ResignWatch::default(),
         })
+    }
+
+    /// The bot resigns a game by `rule` when it plays as an [`Agent`].
+    pub fn with_resignation(self, rule: ResignRule) -> Self {
+        Bot {
+            resign: rule,
+            ..self
+        }
+    }
+
+    pub fn resignation(&self) -> ResignRule {
+        self.resign
     }
 
     /// Renames the bot (the name tables and ratings show).
@@ -147,28 +166,47 @@ impl<G: Game, E: Evaluator<G>> Bot<G, E> {
         })
     }
 
-    /// Forgets the search tree (the position changed other than by a move).
+    /// Forgets the search tree and how long it has seen its game as lost (the position
+    /// changed other than by a move).
     pub fn forget(&mut self) {
         self.search.clear();
+        self.watch.clear();
+    }
+
+    /// The name tables and ratings show.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// `action` was played: the search keeps the subtree below it.
+    pub fn observe(&mut self, action: usize) {
+        self.search.advance(action);
     }
 }
 
-impl<G: Game, E: Evaluator<G>> Player<G> for Bot<G, E> {
-    fn name(&self) -> String {
-        self.name.clone()
+impl<G: Game, E: Evaluator<G>> Agent<G> for Bot<G, E> {
+    fn new_game(&mut self, _options: &G::Options, _side: Side) -> Result<(), AgentFailure> {
+        self.forget();
+        Ok(())
     }
 
-    fn choose(&mut self, game: &G) -> usize {
-        self.analyze(game, None)
-            .expect("the arena asks for moves only in games that go on")
-            .best
+    /// The searched move, or a resignation once the search has found the game lost for as
+    /// many decisions in a row as the bot's rule asks.
+    fn choose(&mut self, game: &G) -> Result<Choice, AgentFailure> {
+        let analysis = self
+            .analyze(game, None)
+            .map_err(|error| AgentFailure(format!("bot {}: {error}", self.name)))?;
+        if self
+            .watch
+            .observe(&self.resign, game.to_move(), analysis.value)
+        {
+            return Ok(Choice::Resign);
+        }
+        Ok(Choice::Play(analysis.best))
     }
 
-    fn observe(&mut self, action: usize) {
-        self.search.advance(action);
-    }
-
-    fn reset(&mut self) {
-        self.search.clear();
+    fn observe_action(&mut self, action: usize) -> Result<(), AgentFailure> {
+        self.observe(action);
+        Ok(())
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::error::PlayError;
 use game::Game;
-use mcts::SearchConfig;
+use mcts::{ResignRule, SearchConfig};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -25,6 +25,9 @@ pub struct BotSettings<O> {
     /// The game the bot plays by default: GTP's `boardsize` and `komi` start from these.
     pub game_options: O,
     pub search: SearchConfig,
+    /// When the bot gives a game up (left out: never, as bundles from before it resigned).
+    #[serde(default)]
+    pub resign: ResignRule,
 }
 
 impl<O: Serialize + serde::de::DeserializeOwned> BotSettings<O> {
@@ -37,6 +40,7 @@ impl<O: Serialize + serde::de::DeserializeOwned> BotSettings<O> {
             visits,
             game_options,
             search: SearchConfig::play(),
+            resign: ResignRule::NEVER,
         };
         settings.check_visits()?;
         Ok(settings)

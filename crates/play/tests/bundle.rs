@@ -152,3 +152,34 @@ fn a_game_mismatch_is_refused() {
         "{message}"
     );
 }
+
+#[test]
+fn a_resign_rule_survives_the_bundle_and_a_bundle_without_one_never_resigns() {
+    let temp = tempfile::tempdir().unwrap();
+    let dir = common::bundle(temp.path(), &common::small_options([0, 0]), 8);
+    let mut bundle = Bundle::<ghast::Ghast>::load(&dir).unwrap();
+    assert!(bundle.settings.resign.is_never(), "exports never resign");
+    let rule = mcts::ResignRule {
+        threshold: -0.8,
+        consecutive_moves: 4,
+    };
+    bundle.settings.resign = rule;
+    bundle.save(&dir).unwrap();
+    let text = fs::read_to_string(dir.join(BOT_FILE)).unwrap();
+    assert!(text.contains("[resign]"), "{text}");
+    assert_eq!(
+        Bundle::<ghast::Ghast>::load(&dir).unwrap().settings.resign,
+        rule
+    );
+
+    // A bot.toml written before bots resigned has no [resign] table.
+    let start = text.find("[resign]").unwrap();
+    fs::write(dir.join(BOT_FILE), &text[..start]).unwrap();
+    assert!(
+        Bundle::<ghast::Ghast>::load(&dir)
+            .unwrap()
+            .settings
+            .resign
+            .is_never()
+    );
+}

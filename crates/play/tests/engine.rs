@@ -4,8 +4,11 @@ mod common;
 
 use game::{Game, GtpGame, Planes, Side};
 use ghast::Ghast;
+use mcts::ResignRule;
 use play::gtp::{Command, Engine};
+use play::{Bot, Bundle};
 use std::io::Cursor;
+use tch::Device;
 
 fn send<G: GtpGame + Planes>(engine: &mut Engine<G>, line: &str) -> Result<String, String> {
     engine.execute(&Command::parse(line).expect("a command line"))
@@ -282,4 +285,30 @@ fn ghodak_plays_a_whole_game_in_go_terms() {
     );
     let error = send(&mut engine, "genmove black").unwrap_err();
     assert!(error.contains("the game is over"), "{error}");
+}
+
+#[test]
+fn a_bot_that_finds_its_game_lost_for_long_enough_answers_resign() {
+    let temp = tempfile::tempdir().unwrap();
+    let options = common::small_options([0, 0]);
+    let mut bundle = Bundle::<Ghast>::load(&common::bundle(temp.path(), &options, 8)).unwrap();
+    // Every root value lies below 1.5: each of the bot's decisions counts as hopeless.
+    bundle.settings.resign = ResignRule {
+        threshold: 1.5,
+        consecutive_moves: 2,
+    };
+    let mut engine = Engine::new(Bot::new(bundle, Device::Cpu, 7).unwrap(), options);
+    let first = send(&mut engine, "genmove b").unwrap();
+    assert_ne!(first, "resign", "one hopeless decision is not yet a streak");
+    let mut legal = Vec::new();
+    engine.game().legal_actions(&mut legal);
+    let reply = engine.game().action_to_string(legal[0]);
+    send(&mut engine, &format!("play w {reply}")).unwrap();
+    assert_eq!(send(&mut engine, "genmove b").as_deref(), Ok("resign"));
+    assert_eq!(
+        send(&mut engine, "genmove b"),
+        Err("the game is over".to_owned())
+    );
+    // The bot played Orange (`b` names the first side): Blue won.
+    assert_eq!(send(&mut engine, "final_score").as_deref(), Ok("B+R"));
 }

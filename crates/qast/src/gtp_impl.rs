@@ -7,10 +7,12 @@ use game::{Game, GtpGame, Side, final_score_text};
 use std::fmt::Write;
 
 impl GtpGame for Qast {
+    const SCORE_LETTERS: [char; 2] = ['B', 'W'];
+
     /// The count's lead: discs on gold, then progress in laps (`B+1.3`), or the result.
     fn final_score(&self) -> String {
         let lead = f64::from(self.score(Side::First) - self.score(Side::Second));
-        final_score_text(self.outcome(), (lead * 100.0).round() / 100.0, ['B', 'W'])
+        final_score_text::<Self>(self.outcome(), (lead * 100.0).round() / 100.0)
     }
 
     /// The plank seen from above, White's side on the left: each row a space of each side

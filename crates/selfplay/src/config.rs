@@ -1,5 +1,5 @@
 use game::Side;
-use mcts::{SearchConfig, TemperatureSchedule};
+use mcts::{ResignRule, SearchConfig, TemperatureSchedule};
 use serde::{Deserialize, Serialize};
 
 /// How self-play games are played: the `[selfplay]` table of a run configuration.
@@ -67,12 +67,22 @@ impl Inference {
 #[serde(default, deny_unknown_fields)]
 pub struct ResignConfig {
     /// A side resigns when its root value stays below this...
-    pub threshold: f32,
+    pub threshold: f64,
     /// ...for this many of its moves in a row (0 turns resignation off).
     pub consecutive_moves: u32,
     /// Share of games that never resign; the would-have-resigned outcomes of these games
     /// measure how often resigning throws away a game that was not lost.
     pub playthrough_fraction: f64,
+}
+
+impl ResignConfig {
+    /// When a side gives up, the rule a bot in play follows too.
+    pub fn rule(&self) -> ResignRule {
+        ResignRule {
+            threshold: self.threshold,
+            consecutive_moves: self.consecutive_moves,
+        }
+    }
 }
 
 impl Default for ResignConfig {

@@ -1,5 +1,5 @@
-use crate::resign::ResignWatch;
 use game::{Game, Outcome, Side};
+use mcts::ResignWatch;
 use replay::{GameRecord, Handicapped, MoveRecord, ResignPlaythrough};
 
 /// The record of one game being played, kept beside its search tree.

@@ -7,7 +7,6 @@
 
 mod config;
 mod game_in_flight;
-mod resign;
 mod worker;
 
 pub use config::{Handicap, HandicapSide, Inference, ResignConfig, SelfplayConfig};

@@ -102,7 +102,10 @@ impl<G: Game> Worker<G> {
         game.generation = self.generation;
         let mover = referee.game().to_move();
         let root_value = tree.root_value();
-        if game.watch.observe(&self.config.resign, mover, root_value) {
+        if game
+            .watch
+            .observe(&self.config.resign.rule(), mover, root_value)
+        {
             if !game.playthrough {
                 return Some(game.finish(referee.game(), Outcome::Win(mover.other()), "resign"));
             }

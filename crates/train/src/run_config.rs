@@ -1,8 +1,8 @@
 use crate::{EvaluationConfig, TrainerConfig};
-use mcts::{MoveChoice, SearchConfig};
+use mcts::{MoveChoice, ResignRule, SearchConfig};
 use nn::{NetSize, Preset};
 use replay::WindowConfig;
-use selfplay::SelfplayConfig;
+use selfplay::{ResignConfig, SelfplayConfig};
 use serde::{Deserialize, Serialize};
 
 /// A whole run configuration (a TOML file under configs/). Every table but `[game]` and
@@ -47,6 +47,9 @@ pub struct BotConfig {
     /// The share of the opponent's decisions the bot expects to be random blunders
     /// ([`SearchConfig::opponent_random_decisions`]; 0: none).
     pub opponent_random_decisions: f32,
+    /// Whether the bot resigns lost games, by self-play's rule (`[selfplay.resign]`), whose
+    /// false resignations the run measures in the games it plays through.
+    pub resign: bool,
 }
 
 impl Default for BotConfig {
@@ -56,6 +59,7 @@ impl Default for BotConfig {
             move_choice: MoveChoice::MostVisits,
             hidden_samples: 1,
             opponent_random_decisions: 0.0,
+            resign: false,
         }
     }
 }
@@ -73,6 +77,15 @@ impl BotConfig {
             hidden_samples: self.hidden_samples,
             opponent_random_decisions: self.opponent_random_decisions,
             ..selfplay.for_play()
+        }
+    }
+
+    /// When the exported bot gives a game up: self-play's rule, or never.
+    pub fn resignation(&self, selfplay: &ResignConfig) -> ResignRule {
+        if self.resign {
+            selfplay.rule()
+        } else {
+            ResignRule::NEVER
         }
     }
 }
@@ -235,5 +248,26 @@ mod tests {
         assert_eq!(search.hidden_samples, 4);
         assert!(!search.root_noise, "a bot plays without noise");
         assert_eq!(search.leaves_per_tree, SearchConfig::play().leaves_per_tree);
+    }
+
+    #[test]
+    fn the_bot_resigns_by_self_plays_rule_only_when_told_to() {
+        let selfplay = ResignConfig {
+            threshold: -0.8,
+            consecutive_moves: 5,
+            playthrough_fraction: 0.1,
+        };
+        assert!(BotConfig::default().resignation(&selfplay).is_never());
+        let bot = BotConfig {
+            resign: true,
+            ..BotConfig::default()
+        };
+        assert_eq!(
+            bot.resignation(&selfplay),
+            ResignRule {
+                threshold: -0.8,
+                consecutive_moves: 5
+            }
+        );
     }
 }

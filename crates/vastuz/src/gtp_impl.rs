@@ -6,11 +6,13 @@ use game::{Game, GtpGame, final_score_text};
 use std::fmt::Write;
 
 impl GtpGame for Vastuz {
+    const SCORE_LETTERS: [char; 2] = ['B', 'W'];
+
     /// The score lead, a finished game as its result says, a game in progress as it stands.
     fn final_score(&self) -> String {
         let [black, white] = self.half_scores();
         let lead = (f64::from(black) - f64::from(white)) / 2.0;
-        final_score_text(self.outcome(), lead, ['B', 'W'])
+        final_score_text::<Self>(self.outcome(), lead)
     }
 
     /// The hexagon of points row by row, each row indented as the lattice places it, `X`

@@ -49,13 +49,15 @@ impl Fakerghast {
 }
 
 impl GtpGame for Fakerghast {
+    const SCORE_LETTERS: [char; 2] = ['O', 'B'];
+
     /// As in Ghast: face-up tiles, plus komi for Blue; face-down tiles count for no one. An
     /// engine's game is its own view, in which the opponent's pairs still hidden at the end
     /// are a guess (the final reveal is not part of any move's public form), so after a game
     /// scored on the board this is its estimate; the referee's record has the true score.
     fn final_score(&self) -> String {
         let lead = self.score(Side::First) - self.score(Side::Second);
-        final_score_text(self.outcome(), f64::from(lead), ['O', 'B'])
+        final_score_text::<Self>(self.outcome(), f64::from(lead))
     }
 
     /// Ghast's picture with face-down tiles: `O3` a face-up Orange tile of orientation 3,

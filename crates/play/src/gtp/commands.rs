@@ -2,8 +2,7 @@
 
 use super::{Engine, colour::parse_colour, protocol::Command};
 use crate::bot::Analysis;
-use game::{GtpGame, Planes};
-use mcts::players::{Local, Player};
+use game::{Choice, Ending, GtpGame, Outcome, Planes, resigned_score_text};
 use std::fmt::Write;
 
 /// Every command the engine knows, as `list_commands` prints them.
@@ -56,7 +55,7 @@ impl<G: GtpGame + Planes> Engine<G> {
             ("genmove", [colour]) => self.genmove(colour),
             ("undo", []) => self.undo(),
             ("showboard", []) => Ok(format!("\n{}", self.game().diagram())),
-            ("final_score", []) => Ok(self.game().final_score()),
+            ("final_score", []) => Ok(self.final_score()),
             ("ghast-position", []) => Ok(self.game().position_text()),
             ("ghast-set_position", [_, ..]) => self.set_position(&args.join(" ")),
             ("ghast-analyze", []) => self.analyze(None),
@@ -120,7 +119,7 @@ impl<G: GtpGame + Planes> Engine<G> {
     /// game's notation.
     fn chance(&mut self, outcome: &str) -> Response {
         let game = self.referee.game();
-        if game.outcome().is_some() {
+        if self.referee.is_over() {
             return Err("the game is over".into());
         }
         if !game.is_chance() {
@@ -136,12 +135,17 @@ impl<G: GtpGame + Planes> Engine<G> {
     }
 
     /// Searches each action of the move (a Fakerghast pair is two: the real tile, then the
-    /// fake) and answers the move in full.
+    /// fake) and answers the move in full, or `resign` when the bot gives the game up (by the
+    /// rule of its `bot.toml`); the game is then over.
     fn genmove(&mut self, colour: &str) -> Response {
         self.check_turn(colour)?;
-        self.referee
-            .take_whole_move(&mut Local(&mut self.bot))
+        let choice = self
+            .referee
+            .take_whole_move(&mut self.bot)
             .map_err(|e| e.to_string())?;
+        if choice == Choice::Resign {
+            return Ok("resign".to_owned());
+        }
         let played = self
             .referee
             .last_move()
@@ -151,12 +155,24 @@ impl<G: GtpGame + Planes> Engine<G> {
         Ok(text)
     }
 
+    /// The score of the board as it stands, or who won by resignation.
+    fn final_score(&self) -> String {
+        match self.referee.ending() {
+            Some(Ending {
+                outcome: Outcome::Win(winner),
+                reason,
+                ..
+            }) if reason == "resign" => resigned_score_text::<G>(winner),
+            _ => self.game().final_score(),
+        }
+    }
+
     /// Checks that `colour` is the side to move (which, with Ghast's vetoes, is not simply
     /// the other side of the last move) and that the game goes on.
     fn check_turn(&self, colour: &str) -> Result<(), String> {
         let side = parse_colour::<G>(colour)?;
         let game = self.game();
-        if game.outcome().is_some() {
+        if self.referee.is_over() {
             return Err("the game is over".into());
         }
         if game.is_chance() {
