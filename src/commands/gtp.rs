@@ -15,8 +15,8 @@ use tch::Device;
 #[derive(ClapArgs)]
 #[command(after_long_help = "\
 Ghodak bots speak GTP as Go programs do: `black`/`white`, points `A1`..`T19` without `I`, \
-`final_score` as `B+3.5`, `W+0.5` or `0` (area scores, komi included), so GNU Go, Pachi and \
-GUIs such as Sabaki drive them.
+`final_score` as `B+3.5`, `W+0.5` or `0` (area scores, komi included), so GNU Go and GUIs \
+such as Sabaki drive them.
 
 Ghast colours: `orange` and `blue`; as in Go, `black`/`b` is Orange (the first player) and \
 `white`/`w` is Blue. Moves are written as in RULES.md: `f6:3`, `pass`, and `accept`/`veto` \
