@@ -307,6 +307,56 @@ fn ladder_and_arena_play_the_game_of_the_checkpoints() {
     }
 }
 
+/// A bundle whose `bot.toml` says to resign gives games up in a match: every root value of
+/// an untrained net lies below 1.5, so the bot resigns at its second decision of each game.
+#[test]
+fn a_bot_whose_settings_say_resign_gives_lost_games_up_in_a_match() {
+    let run = tiny_ladder_run(&[0]);
+    let bundle = run.path().join("bot");
+    let checkpoint = run.path().join("models/gen-0000.safetensors");
+    let exported = ghast(
+        &[
+            "export",
+            "--checkpoint",
+            checkpoint.to_str().unwrap(),
+            "--out",
+            bundle.to_str().unwrap(),
+            "--visits",
+            "8",
+        ],
+        "",
+    );
+    assert!(exported.status.success(), "{}", text(&exported.stderr));
+    let settings = bundle.join("bot.toml");
+    let written = std::fs::read_to_string(&settings).unwrap();
+    let never = "[resign]\nthreshold = -0.9\nconsecutive_moves = 0\n";
+    assert!(
+        written.contains(never),
+        "an export never resigns: {written}"
+    );
+    let resigning = written.replace(never, "[resign]\nthreshold = 1.5\nconsecutive_moves = 2\n");
+    std::fs::write(&settings, resigning).unwrap();
+
+    let out = tempfile::tempdir().unwrap();
+    let output = arena(&[
+        bundle.to_str().unwrap(),
+        "random",
+        "--games",
+        "4",
+        "--threads",
+        "1",
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.path().join("match.json")).unwrap()).unwrap();
+    assert_eq!(summary["losses"], 4, "{summary}");
+    for game in summary["games"].as_array().unwrap() {
+        assert_eq!(game["reason"], "resign", "{game}");
+    }
+}
+
 /// A fake run on the size-3 board holding untrained checkpoints of `generations`.
 fn tiny_ladder_run(generations: &[u64]) -> tempfile::TempDir {
     let run = tempfile::tempdir().unwrap();
