@@ -112,10 +112,6 @@ impl<G: Game, E: Evaluator<G>> Bot<G, E> {
         }
     }
 
-    pub fn resignation(&self) -> ResignRule {
-        self.resign
-    }
-
     /// Renames the bot (the name tables and ratings show).
     pub fn with_name(self, name: impl Into<String>) -> Self {
         Bot {
@@ -171,11 +167,6 @@ impl<G: Game, E: Evaluator<G>> Bot<G, E> {
     pub fn forget(&mut self) {
         self.search.clear();
         self.watch.clear();
-    }
-
-    /// The name tables and ratings show.
-    pub fn name(&self) -> &str {
-        &self.name
     }
 
     /// `action` was played: the search keeps the subtree below it.
