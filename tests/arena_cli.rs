@@ -311,22 +311,15 @@ fn ladder_and_arena_play_the_game_of_the_checkpoints() {
 /// an untrained net lies below 1.5, so the bot resigns at its second decision of each game.
 #[test]
 fn a_bot_whose_settings_say_resign_gives_lost_games_up_in_a_match() {
-    let run = tiny_ladder_run(&[0]);
-    let bundle = run.path().join("bot");
-    let checkpoint = run.path().join("models/gen-0000.safetensors");
-    let exported = ghast(
-        &[
-            "export",
-            "--checkpoint",
-            checkpoint.to_str().unwrap(),
-            "--out",
-            bundle.to_str().unwrap(),
-            "--visits",
-            "8",
-        ],
-        "",
-    );
-    assert!(exported.status.success(), "{}", text(&exported.stderr));
+    let dir = tempfile::tempdir().unwrap();
+    let options = ghast::RawOptions {
+        size: 3,
+        win_margin: 4,
+        ..ghast::RawOptions::default()
+    }
+    .validate()
+    .unwrap();
+    let bundle = common::untrained_bundle::<ghast::Ghast>(dir.path(), &options);
     let settings = bundle.join("bot.toml");
     let written = std::fs::read_to_string(&settings).unwrap();
     let never = "[resign]\nthreshold = -0.9\nconsecutive_moves = 0\n";

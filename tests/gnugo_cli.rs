@@ -7,7 +7,7 @@ mod common;
 
 use common::ghast;
 use ghodak::{Ghodak, GhodakOptions, RawOptions};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// GNU Go's command line: `$GNUGO`, else Debian's /usr/games/gnugo, else `gnugo` on the
 /// PATH; with the flags that make it finish games under area scoring.
@@ -36,29 +36,6 @@ fn options() -> GhodakOptions {
     }
     .validate()
     .unwrap()
-}
-
-/// An untrained Ghodak bot on [`options`] with 8 visits per move.
-fn bot(dir: &Path) -> PathBuf {
-    let options = options();
-    let weights = dir.join("gen-0000.safetensors");
-    play::save_untrained::<Ghodak>(&weights, &options, play::tiny_config::<Ghodak>(&options))
-        .unwrap();
-    let out = dir.join("bot");
-    let exported = ghast(
-        &[
-            "export",
-            "--visits",
-            "8",
-            "--checkpoint",
-            weights.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        "",
-    );
-    assert!(exported.status.success(), "{exported:?}");
-    out
 }
 
 /// Plays `a` against GNU Go over two games, saving records in `records`; returns match.json.
@@ -116,7 +93,7 @@ fn assert_whole_games(summary: &serde_json::Value, records: &Path, a: &str) {
 #[test]
 fn a_ghodak_bot_plays_whole_games_against_gnugo() {
     let dir = tempfile::tempdir().unwrap();
-    let bot = bot(dir.path());
+    let bot = common::untrained_bundle::<Ghodak>(dir.path(), &options());
     let records = dir.path().join("records");
     // No --game and no --size: both come from the bot.
     let summary = against_gnugo(bot.to_str().unwrap(), &[], &records);
@@ -127,7 +104,7 @@ fn a_ghodak_bot_plays_whole_games_against_gnugo() {
 #[test]
 fn gnugo_and_ghast_gtp_play_whole_games_over_gtp() {
     let dir = tempfile::tempdir().unwrap();
-    let bot = bot(dir.path());
+    let bot = common::untrained_bundle::<Ghodak>(dir.path(), &options());
     let records = dir.path().join("records");
     let engine = format!(
         "gtp:{} gtp --cpu --bot {}",
@@ -145,7 +122,7 @@ fn gnugo_and_ghast_gtp_play_whole_games_over_gtp() {
 #[test]
 fn sabakis_gtp_controller_drives_ghast_gtp_through_whole_games() {
     let dir = tempfile::tempdir().unwrap();
-    let bot = bot(dir.path());
+    let bot = common::untrained_bundle::<Ghodak>(dir.path(), &options());
     let ours = format!(
         "{} gtp --cpu --bot {}",
         env!("CARGO_BIN_EXE_ghast"),

@@ -1,5 +1,7 @@
 //! `ghast export` and `ghast gtp` driven over pipes, as a GUI or tournament manager would.
 
+mod common;
+
 use ghast::{Fakerghast, FakerghastOptions, GhastOptions, RawFakerghastOptions, RawOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -19,24 +21,7 @@ fn bundle(dir: &Path) -> PathBuf {
     }
     .validate()
     .unwrap();
-    export::<ghast::Ghast>(dir, &options)
-}
-
-/// An untrained tiny network for games of `G` with `options`, exported with 8 visits.
-fn export<G: game::Planes>(dir: &Path, options: &G::Options) -> PathBuf {
-    let weights = dir.join("gen-0000.safetensors");
-    play::save_untrained::<G>(&weights, options, play::tiny_config::<G>(options)).unwrap();
-    let out = dir.join("bot");
-    let status = ghast()
-        .args(["export", "--visits", "8", "--checkpoint"])
-        .arg(&weights)
-        .arg("--out")
-        .arg(&out)
-        .stdout(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success());
-    out
+    common::untrained_bundle::<ghast::Ghast>(dir, &options)
 }
 
 /// A running `ghast gtp` and the pipes to it.
@@ -197,7 +182,10 @@ fn fakerghast_engines_are_told_the_public_form_and_learn_reveals() {
     use game::{Game, GtpGame, Side};
     let temp = tempfile::tempdir().unwrap();
     let options = fakerghast_options();
-    let mut gtp = Gtp::start(&export::<Fakerghast>(temp.path(), &options));
+    let mut gtp = Gtp::start(&common::untrained_bundle::<Fakerghast>(
+        temp.path(),
+        &options,
+    ));
     gtp.ok("boardsize 3");
     gtp.ok("clear_board");
     let mut referee = Fakerghast::new(&options);
@@ -253,7 +241,7 @@ fn fakerghast_engines_are_told_the_public_form_and_learn_reveals() {
 #[test]
 fn two_engines_play_fakerghast_through_the_arena() {
     let temp = tempfile::tempdir().unwrap();
-    let bot = export::<Fakerghast>(temp.path(), &fakerghast_options());
+    let bot = common::untrained_bundle::<Fakerghast>(temp.path(), &fakerghast_options());
     let engine = |name: &str| {
         let log = temp.path().join(format!("{name}.log"));
         let script = temp.path().join(format!("{name}.sh"));
@@ -326,7 +314,10 @@ fn two_engines_play_fakerghast_through_the_arena() {
 fn vastuz_turns_travel_whole_over_gtp() {
     let temp = tempfile::tempdir().unwrap();
     let options = vastuz::RawOptions { size: 4, pie: 1 }.validate().unwrap();
-    let mut gtp = Gtp::start(&export::<vastuz::Vastuz>(temp.path(), &options));
+    let mut gtp = Gtp::start(&common::untrained_bundle::<vastuz::Vastuz>(
+        temp.path(),
+        &options,
+    ));
     let example = "2x1/2o2/3o2/3x3/1o4/o4/4 b 9";
     gtp.ok(&format!("ghast-set_position {example}"));
     let refused = gtp.send("play black c4+e3-e3+a6-c5");
@@ -372,7 +363,10 @@ fn qast_rolls_come_from_the_referee_and_every_token_replays() {
     }
     .validate()
     .unwrap();
-    let mut gtp = Gtp::start(&export::<qast::Qast>(temp.path(), &options));
+    let mut gtp = Gtp::start(&common::untrained_bundle::<qast::Qast>(
+        temp.path(),
+        &options,
+    ));
     let mut referee = qast::Qast::new(&options);
     let rolls = ["r213.31", "r333.12", "r121.23"];
     let mut rolled = 0;
@@ -420,7 +414,10 @@ fn ghostchess_turns_are_whole_tokens_both_ways() {
     use game::Game;
     let temp = tempfile::tempdir().unwrap();
     let options = ghostchess::RawOptions { max_moves: 16 }.validate().unwrap();
-    let mut gtp = Gtp::start(&export::<ghostchess::GhostChess>(temp.path(), &options));
+    let mut gtp = Gtp::start(&common::untrained_bundle::<ghostchess::GhostChess>(
+        temp.path(),
+        &options,
+    ));
     let mut referee = ghostchess::GhostChess::new(&options);
     let refused = gtp.send("play white c1e3");
     assert!(

@@ -1,6 +1,7 @@
 //! Helpers shared by the tests that drive the real binary.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 /// Runs `ghast ARGS` with `stdin` on its standard input and collects what it printed.
@@ -35,4 +36,34 @@ pub fn replay_args(summary: &serde_json::Value) -> Vec<&str> {
         .skip(1)
         .take_while(|word| *word != "<")
         .collect()
+}
+
+/// An untrained tiny network for games of `G` with `options`, saved in `dir` and exported by
+/// `ghast export` with 8 visits a move: the bundle folder `dir/bot`.
+#[allow(
+    dead_code,
+    reason = "not every test binary that shares these helpers needs a bot"
+)]
+pub fn untrained_bundle<G: game::Planes>(dir: &Path, options: &G::Options) -> PathBuf {
+    let weights = dir.join("gen-0000.safetensors");
+    play::save_untrained::<G>(&weights, options, play::tiny_config::<G>(options)).unwrap();
+    let out = dir.join("bot");
+    let exported = ghast(
+        &[
+            "export",
+            "--visits",
+            "8",
+            "--checkpoint",
+            weights.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(
+        exported.status.success(),
+        "{}",
+        String::from_utf8_lossy(&exported.stderr)
+    );
+    out
 }
