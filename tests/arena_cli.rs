@@ -184,6 +184,34 @@ fn ladder_prints_a_table_and_draws_the_plots() {
     );
 }
 
+/// Without `--baselines` a ladder rates against the game's own, up to the strongest
+/// independent player Ghast has (`uct:10000`), which keeps strong generations apart.
+#[test]
+fn a_ladder_without_baselines_rates_against_the_games_own_up_to_uct_10000() {
+    let run = tiny_ladder_run(&[1]);
+    let args = [
+        "ladder",
+        "--run",
+        run.path().to_str().unwrap(),
+        "--games",
+        "2",
+        "--visits",
+        "2",
+    ];
+    let output = ghast(&args, "");
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(stdout.starts_with("7 new pairings played"), "{stdout}");
+    let results = std::fs::read_to_string(run.path().join("ladder/results.json")).unwrap();
+    for name in ["random", "greedy", "uct:1000", "uct:10000"] {
+        assert!(stdout.contains(&format!("\n{name} ")), "{name} in {stdout}");
+        assert!(
+            results.contains(&format!("\"{name}\"")),
+            "{name} in {results}"
+        );
+    }
+}
+
 /// The generations search as the run's bot does: its config's `[bot]` over its self-play
 /// search, recorded with the results (a cache of another search is refused).
 #[test]

@@ -7,7 +7,11 @@ mod common;
 
 use common::ghast;
 use ghodak::{Ghodak, GhodakOptions, RawOptions};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+#[path = "fixtures/tiny_run.rs"]
+mod tiny_run;
 
 /// GNU Go's command line: `$GNUGO`, else Debian's /usr/games/gnugo, else `gnugo` on the
 /// PATH; with the flags that make it finish games under area scoring.
@@ -190,5 +194,56 @@ fn sabakis_gtp_controller_drives_ghast_gtp_through_whole_games() {
         };
         let our_colour = if ours_is_black { "black" } else { "white" };
         assert_eq!(game["scores"][our_colour], expected.as_str(), "{game}");
+    }
+}
+
+/// The folder GNU Go's program is in: `$GNUGO`'s, else Debian's /usr/games.
+fn gnugo_folder() -> PathBuf {
+    std::env::var_os("GNUGO").map_or_else(
+        || PathBuf::from("/usr/games"),
+        |program| Path::new(&program).parent().unwrap().to_owned(),
+    )
+}
+
+/// A Ghodak run's ladder rates against GNU Go level 10 by default, where `gnugo` is on the
+/// PATH, and says it left GNU Go out where it is not.
+#[test]
+fn a_ghodak_ladder_anchors_at_gnugo_where_the_path_has_it() {
+    let run = tempfile::tempdir().unwrap();
+    let options = RawOptions {
+        size: 5,
+        ..RawOptions::default()
+    }
+    .validate()
+    .unwrap();
+    tiny_run::write_tiny_run::<Ghodak>(run.path(), &options, &[1]);
+    let ladder = |search_path: &std::ffi::OsStr| {
+        let output = Command::new(env!("CARGO_BIN_EXE_ghast"))
+            .args(["ladder", "--run", run.path().to_str().unwrap()])
+            .args(["--games", "2", "--visits", "2", "--threads", "2"])
+            .env("PATH", search_path)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(output.status.success(), "{stderr}");
+        (stdout, stderr)
+    };
+
+    let without = tempfile::tempdir().unwrap();
+    let (stdout, stderr) = ladder(without.path().as_os_str());
+    assert!(
+        stderr.contains("gtp:gnugo is left out of the baselines: `gnugo` is not on the PATH"),
+        "{stderr}"
+    );
+    assert!(stdout.starts_with("3 new pairings played"), "{stdout}");
+    assert!(!stdout.contains("gtp:gnugo"), "{stdout}");
+
+    std::fs::remove_dir_all(run.path().join("ladder")).unwrap();
+    let (stdout, stderr) = ladder(gnugo_folder().as_os_str());
+    assert!(!stderr.contains("left out"), "{stderr}");
+    assert!(stdout.starts_with("5 new pairings played"), "{stdout}");
+    for name in ["random", "uct:1000", "gtp:gnugo"] {
+        assert!(stdout.contains(&format!("\n{name} ")), "{name} in {stdout}");
     }
 }

@@ -28,6 +28,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             game.capabilities.join(", ")
         };
         println!("  can: train, rate, export; {capabilities}");
+        println!("  ladder baselines: {}", game.ladder_baselines.join(", "));
         println!("  rules (--rule KEY=VALUE, or --KEY VALUE):");
         let width = game
             .rules

@@ -25,9 +25,12 @@ pub struct Args {
     #[arg(long, default_value_t = 20)]
     games: u32,
     /// Fixed opponents, comma separated (player specs as for `ghast arena`); `random` is
-    /// rated 0 when it is among them.
-    #[arg(long, default_value = "random,greedy,uct:200")]
-    baselines: String,
+    /// rated 0 when it is among them. By default the game's own, up to the strongest
+    /// independent player it has (`ghast games` lists them): for most games
+    /// random,greedy,uct:1000,uct:10000; for Ghodak random,uct:1000 and GNU Go level 10,
+    /// left out where `gnugo` is not on the PATH.
+    #[arg(long)]
+    baselines: Option<String>,
     /// Search visits per move of every generation. The generations search as the run's bot
     /// does (RUN/config.toml's `[bot]` over its `[selfplay.search]`, without noise), with
     /// these visits.
@@ -47,30 +50,22 @@ pub struct Args {
     every: u64,
 }
 
+fn input_error(message: String) -> anyhow::Error {
+    anyhow::Error::new(InputError(message))
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let input_error = |message: String| anyhow::Error::new(InputError(message));
     let baselines = args
         .baselines
-        .split(',')
-        .map(|spec| spec.trim().parse::<PlayerSpec>())
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| input_error(format!("--baselines: {e}")))?;
-    if let Some((index, spec)) = baselines
-        .iter()
-        .enumerate()
-        .find(|(index, spec)| baselines[..*index].contains(spec))
-    {
-        return Err(input_error(format!(
-            "--baselines: `{spec}` is listed twice (entry {}); each player is rated once",
-            index + 1
-        )));
-    }
+        .as_deref()
+        .map(|text| parse_baselines(text.split(',')))
+        .transpose()?;
     if args.visits == 0 {
         return Err(input_error("--visits must be at least 1".to_owned()));
     }
     let settings = LadderSettings {
         games_per_pair: args.games,
-        baselines,
+        baselines: Vec::new(),
         visits: args.visits,
         search: SearchConfig::play(),
         threads: args.threads.unwrap_or_else(default_threads),
@@ -92,6 +87,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let game = play::game_of(&checkpoint).map_err(|e| input_error(e.to_string()))?;
     let rate = Rate {
         run: &run,
+        baselines,
         settings,
     };
     for_game(
@@ -100,6 +96,43 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "game",
         rate,
     )
+}
+
+/// Player specs, each listed once.
+fn parse_baselines<'a>(specs: impl Iterator<Item = &'a str>) -> anyhow::Result<Vec<PlayerSpec>> {
+    let baselines = specs
+        .map(|spec| spec.trim().parse::<PlayerSpec>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| input_error(format!("--baselines: {e}")))?;
+    if let Some((index, spec)) = baselines
+        .iter()
+        .enumerate()
+        .find(|(index, spec)| baselines[..*index].contains(spec))
+    {
+        return Err(input_error(format!(
+            "--baselines: `{spec}` is listed twice (entry {}); each player is rated once",
+            index + 1
+        )));
+    }
+    Ok(baselines)
+}
+
+/// The game's own baselines ([`game::Game::LADDER_BASELINES`]) less the external engines
+/// whose program is not on the PATH, each of those named on stderr.
+fn game_baselines<G: Planes>() -> anyhow::Result<Vec<PlayerSpec>> {
+    let search_path = std::env::var_os("PATH");
+    let mut baselines = parse_baselines(G::LADDER_BASELINES.iter().copied())?;
+    baselines.retain(|spec| match spec.missing_program(search_path.as_deref()) {
+        Some(program) => {
+            eprintln!(
+                "note: {spec} is left out of the baselines: `{program}` is not on the PATH \
+                 (Debian puts game engines in /usr/games; scripts/setup-engines.sh installs GNU Go)"
+            );
+            false
+        }
+        None => true,
+    });
+    Ok(baselines)
 }
 
 /// The ratings table, the anchor and where the plots are.
@@ -138,6 +171,8 @@ fn print_report(ladder: &Ladder, report: &LadderReport) {
 /// The ladder, played in the run's game.
 struct Rate<'a> {
     run: &'a RunDir,
+    /// `--baselines`; `None` for the game's own.
+    baselines: Option<Vec<PlayerSpec>>,
     settings: LadderSettings,
 }
 
@@ -145,8 +180,13 @@ impl GameWork for Rate<'_> {
     type Output = ();
 
     fn run<G: Planes>(self) -> anyhow::Result<()> {
+        let baselines = match self.baselines {
+            Some(baselines) => baselines,
+            None => game_baselines::<G>()?,
+        };
         let settings = LadderSettings {
             search: bot_search::<G>(self.run)?,
+            baselines,
             ..self.settings
         };
         let bar = progress_bar(u64::from(settings.games_per_pair));

@@ -90,6 +90,8 @@ pub struct GameInfo {
     /// What the game can do besides training and rating: `gtp`, `page`, `chance`,
     /// `hidden-information`.
     pub capabilities: Vec<&'static str>,
+    /// The opponents `ghast ladder` rates against by default, weakest first.
+    pub ladder_baselines: &'static [&'static str],
 }
 
 /// One rule of a game: its key, its default (`None` where it is derived from others, such
@@ -129,6 +131,7 @@ impl GameInfo {
             about: G::ABOUT,
             rules,
             capabilities,
+            ladder_baselines: G::LADDER_BASELINES,
         }
     }
 }
@@ -408,6 +411,30 @@ mod tests {
             let keys: Vec<&str> = info.rules.iter().map(|rule| rule.key).collect();
             let documented: Vec<&str> = help.iter().map(|(key, _)| *key).collect();
             assert_eq!(keys, documented, "{name}");
+        }
+    }
+
+    /// `ghast ladder` parses a game's baselines only when the user gives none: a typo there
+    /// would surface only then.
+    #[test]
+    fn every_game_rates_against_player_specs_each_listed_once() {
+        for info in catalogue() {
+            let specs: Vec<arena::PlayerSpec> = info
+                .ladder_baselines
+                .iter()
+                .map(|spec| {
+                    spec.parse()
+                        .unwrap_or_else(|e| panic!("{}: {e}", info.name))
+                })
+                .collect();
+            assert!(specs.len() >= 2, "{}: {specs:?}", info.name);
+            for (index, spec) in specs.iter().enumerate() {
+                assert!(
+                    !specs[..index].contains(spec),
+                    "{}: {spec} twice",
+                    info.name
+                );
+            }
         }
     }
 

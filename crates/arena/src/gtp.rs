@@ -42,7 +42,7 @@ impl GtpEngine {
             .stderr(Stdio::inherit())
             .spawn()
             .map_err(|e| {
-                // Debian installs game engines (GNU Go, Pachi) in /usr/games, off many PATHs.
+                // Debian installs game engines (GNU Go) in /usr/games, off many PATHs.
                 let hint = if e.kind() == std::io::ErrorKind::NotFound && !program.contains('/') {
                     " (not on the PATH; Debian puts game engines in /usr/games)"
                 } else {

@@ -56,6 +56,24 @@ impl PlayerSpec {
         }
     }
 
+    /// The program of an external engine that cannot be found: a path that is no file, or a
+    /// bare name in no folder of `search_path` (the `PATH` variable's value). `None` for a
+    /// player that needs no program or whose program is there.
+    pub fn missing_program(&self, search_path: Option<&std::ffi::OsStr>) -> Option<&str> {
+        let PlayerSpec::Gtp { command } = self else {
+            return None;
+        };
+        let program = command[0].as_str();
+        let found = if program.contains('/') {
+            Path::new(program).is_file()
+        } else {
+            search_path.is_some_and(|folders| {
+                std::env::split_paths(folders).any(|folder| folder.join(program).is_file())
+            })
+        };
+        (!found).then_some(program)
+    }
+
     /// The label used in tables, ratings and file names: `random`, `uct:200`,
     /// `gen-0003@64`, `gtp:my-engine`.
     pub fn name(&self) -> String {
@@ -196,6 +214,23 @@ mod tests {
             parse("gtp:/usr/bin/engine -x").unwrap().name(),
             "gtp:engine"
         );
+    }
+
+    #[test]
+    fn an_engine_is_missing_when_its_program_is_in_no_folder_of_the_path() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("engine"), b"").unwrap();
+        let path = std::env::join_paths([Path::new("/nonexistent"), dir.path()]).unwrap();
+        let found = parse("gtp:engine --level 3").unwrap();
+        assert_eq!(found.missing_program(Some(&path)), None);
+        assert_eq!(found.missing_program(None), Some("engine"));
+        let other = parse("gtp:other-engine").unwrap();
+        assert_eq!(other.missing_program(Some(&path)), Some("other-engine"));
+        let by_path = format!("gtp:{}", dir.path().join("engine").display());
+        assert_eq!(parse(&by_path).unwrap().missing_program(None), None);
+        let gone = format!("gtp:{}", dir.path().join("gone").display());
+        assert!(parse(&gone).unwrap().missing_program(None).is_some());
+        assert_eq!(parse("uct:10").unwrap().missing_program(None), None);
     }
 
     #[test]

@@ -84,6 +84,13 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Whether chance decides some positions ([`Game::is_chance`]).
     const CHANCE: bool = false;
 
+    /// The fixed opponents that `ghast ladder` rates a run's generations against unless
+    /// told otherwise, as `ghast arena` player specs, weakest first. The last is the
+    /// strongest independent player the game has: once the generations beat the weaker ones
+    /// in every game, only it still tells them apart, so the ratings do not flatten.
+    const LADDER_BASELINES: &'static [&'static str] =
+        &["random", "greedy", "uct:1000", "uct:10000"];
+
     /// Whether a side may not see part of the state. Search then samples the hidden part
     /// afresh from the true state before every search and never keeps a tree from one move
     /// to the next, whose positions would carry an old sample.

@@ -22,6 +22,15 @@ impl Game for Ghodak {
 
     const COLOURS: [&'static str; 2] = ["black", "white"];
 
+    /// GNU Go at its default level 10, the yardstick of young Go programs, over the board as
+    /// it stands (area scoring, dead stones captured): a ladder leaves it out where `gnugo`
+    /// is not on the PATH.
+    const LADDER_BASELINES: &'static [&'static str] = &[
+        "random",
+        "uct:1000",
+        "gtp:gnugo --mode gtp --chinese-rules --capture-all-dead --level 10",
+    ];
+
     fn with_gtp<W: GtpWork<Self>>(work: W) -> Option<W::Output> {
         Some(work.run())
     }
