@@ -22,8 +22,18 @@ pub(crate) enum NodeState {
     /// Chance decides here: the edges are its outcomes with their probabilities as priors,
     /// made when the node is created, since no evaluation is needed.
     Chance,
-    /// The game is over here; the exact value, from the first side's view.
-    Terminal(f32),
+    /// The game is over here; its exact values, from the first side's view.
+    Terminal(Backup),
+}
+
+/// What one visit adds to the nodes on its path, from the first side's view: the utility the
+/// search maximises (the game value plus any score term) and the game value alone (win minus
+/// loss probability), which resignation and the win rates shown to people read: with a score
+/// term a lost game can look better than -1, and a won one past +1.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(crate) struct Backup {
+    pub utility: f32,
+    pub game_value: f32,
 }
 
 #[derive(Clone, Debug)]
@@ -34,6 +44,8 @@ pub(crate) struct Node {
     /// Sum of backed-up values from the first side's view: one fixed point of view means no
     /// assumption about who moves next, so a side may move twice in a row (Ghast vetoes).
     pub value_sum: f32,
+    /// Sum of the backed-up game values ([`Backup::game_value`]), first side's view.
+    pub game_value_sum: f32,
     /// Sum of the squares of the backed-up values, for the spread that
     /// [`crate::MoveChoice::Lcb`] reads.
     pub value_square_sum: f32,
@@ -52,6 +64,7 @@ impl Node {
             visits: 0,
             in_flight: 0,
             value_sum: 0.0,
+            game_value_sum: 0.0,
             value_square_sum: 0.0,
             raw_value: 0.0,
             first_edge: 0,
@@ -167,6 +180,11 @@ impl NodeStore {
 mod tests {
     use super::*;
 
+    const WON: Backup = Backup {
+        utility: 1.0,
+        game_value: 1.0,
+    };
+
     #[test]
     fn copy_subtree_keeps_only_the_subtree_and_its_statistics() {
         let mut store = NodeStore::default();
@@ -188,7 +206,7 @@ mod tests {
         let leaf = store.add_child(
             store.edge_range(b).start + 1,
             Side::Second,
-            NodeState::Terminal(1.0),
+            NodeState::Terminal(WON),
         );
         store.node_mut(b).visits = 5;
         store.node_mut(leaf).visits = 2;
@@ -206,6 +224,6 @@ mod tests {
             .child()
             .expect("the visited child is kept");
         assert_eq!(copy.node(child).visits, 2);
-        assert_eq!(copy.node(child).state, NodeState::Terminal(1.0));
+        assert_eq!(copy.node(child).state, NodeState::Terminal(WON));
     }
 }

@@ -5,8 +5,9 @@
 use game::Side;
 use serde::{Deserialize, Serialize};
 
-/// A side resigns when its search's root value (the utility it searched with, the score term
-/// included) stays below `threshold` for `consecutive_moves` of its decisions in a row. The
+/// A side resigns when its search's root game value (win minus loss probability, without the
+/// score term the search may add: a lead still to be lost is no lost game) stays below
+/// `threshold` for `consecutive_moves` of its decisions in a row. The
 /// threshold is an f64 so that `bot.toml` shows it as written (-0.9, not -0.8999999761581421).
 #[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -41,10 +42,11 @@ pub struct ResignWatch {
 }
 
 impl ResignWatch {
-    /// Records `side`'s root value before its decision; true when that side should now resign.
-    pub fn observe(&mut self, rule: &ResignRule, side: Side, root_value: f32) -> bool {
+    /// Records `side`'s root game value before its decision; true when that side should now
+    /// resign.
+    pub fn observe(&mut self, rule: &ResignRule, side: Side, game_value: f32) -> bool {
         let streak = &mut self.hopeless_moves[side.index()];
-        if f64::from(root_value) < rule.threshold {
+        if f64::from(game_value) < rule.threshold {
             *streak += 1;
         } else {
             *streak = 0;

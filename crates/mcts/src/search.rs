@@ -9,7 +9,8 @@ use game::{Game, Outcome};
 pub struct SearchResult {
     /// The most visited move.
     pub action: usize,
-    /// The root's value from the view of the side to move.
+    /// The root's game value from the view of the side to move: win minus loss probability,
+    /// in [-1, 1], without the score term the search may add to it.
     pub value: f32,
     /// `(action, visits)` for every visited move.
     pub visits: Vec<(usize, u32)>,
@@ -125,13 +126,13 @@ impl<G: Game> Search<G> {
                     None => visit_totals.push((action, count)),
                 }
             }
-            value_sum += tree.root_value() * tree.root_visit_count() as f32;
+            value_sum += tree.root_game_value() * tree.root_visit_count() as f32;
         }
         let tree = self.tree.as_ref().expect("searched above");
         let (best, value, total_visits) = if samples == 1 {
             (
                 tree.best_action(),
-                tree.root_value(),
+                tree.root_game_value(),
                 tree.root_visit_count(),
             )
         } else {

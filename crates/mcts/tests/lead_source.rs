@@ -15,9 +15,13 @@ fn root_value(game: &Pig, lead_source: LeadSource) -> f32 {
         lead_source,
         ..SearchConfig::default()
     };
-    Search::new(config, 1)
-        .run(game, &mut UniformEvaluator, 1)
-        .value
+    let mut search = Search::new(config, 1);
+    let result = search.run(game, &mut UniformEvaluator, 1);
+    assert_eq!(
+        result.value, 0.0,
+        "the game value leaves the score term out"
+    );
+    search.tree().expect("searched").root_value()
 }
 
 /// After the first side banks 7 points, the second side's position is worth its value (0

@@ -31,7 +31,8 @@ pub struct MoveStats {
     pub text: String,
     pub visits: u32,
     pub prior: f32,
-    /// Mean value after the move, for the side to move, in [-1, 1]; `None` if unvisited.
+    /// Mean game value after the move (win minus loss probability, no score term), for the
+    /// side to move, in [-1, 1]; `None` if unvisited.
     pub value: Option<f32>,
 }
 
@@ -40,7 +41,8 @@ pub struct MoveStats {
 pub struct Analysis {
     /// The move the bot would play.
     pub best: usize,
-    /// The root's value for the side to move, in [-1, 1] (win minus loss probability).
+    /// The root's game value for the side to move, in [-1, 1] (win minus loss probability,
+    /// without the score term the search may weigh in: what win rates and resignation read).
     pub value: f32,
     pub total_visits: u32,
     /// Every legal move, the most visited (then the highest prior) first.
@@ -150,7 +152,7 @@ impl<G: Game, E: Evaluator<G>> Bot<G, E> {
                 text: game.action_to_string(child.action),
                 visits: child.visits,
                 prior: child.prior,
-                value: child.value,
+                value: child.game_value,
             })
             .collect();
         moves.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.prior.total_cmp(&a.prior)));

@@ -66,7 +66,8 @@ impl Inference {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ResignConfig {
-    /// A side resigns when its root value stays below this...
+    /// A side resigns when its searched game value (win minus loss probability, no score
+    /// term) stays below this...
     pub threshold: f64,
     /// ...for this many of its moves in a row (0 turns resignation off).
     pub consecutive_moves: u32,

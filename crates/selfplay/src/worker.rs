@@ -104,7 +104,7 @@ impl<G: Game> Worker<G> {
         let root_value = tree.root_value();
         if game
             .watch
-            .observe(&self.config.resign.rule(), mover, root_value)
+            .observe(&self.config.resign.rule(), mover, tree.root_game_value())
         {
             if !game.playthrough {
                 return Some(game.finish(referee.game(), Outcome::Win(mover.other()), "resign"));

@@ -22,9 +22,12 @@ pub struct ChildStats {
     pub visits: u32,
     /// The prior the search used (noise included).
     pub prior: f32,
-    /// Mean value after this move, from the view of the side to move at the root; `None`
-    /// while unvisited.
+    /// Mean value after this move (the search's utility, score term included), from the
+    /// view of the side to move at the root; `None` while unvisited.
     pub value: Option<f32>,
+    /// Mean game value after this move (win minus loss probability, no score term), from
+    /// the same view; `None` while unvisited.
+    pub game_value: Option<f32>,
 }
 
 impl<G: Game> Tree<G> {
@@ -41,6 +44,9 @@ impl<G: Game> Tree<G> {
                 value: child
                     .filter(|_| visits > 0)
                     .map(|c| sign * c.value_sum / visits as f32),
+                game_value: child
+                    .filter(|_| visits > 0)
+                    .map(|c| sign * c.game_value_sum / visits as f32),
             }
         })
     }

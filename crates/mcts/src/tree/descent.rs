@@ -3,7 +3,7 @@
 
 use super::{Leaf, Tree, side_sign};
 use crate::config::{ChanceChoice, Formula, LeadSource};
-use crate::nodes::{Edge, NodeId, NodeState, ROOT};
+use crate::nodes::{Backup, Edge, NodeId, NodeState, ROOT};
 use crate::noise::dirichlet;
 use game::Evaluation;
 use game::Game;
@@ -58,11 +58,15 @@ impl<G: Game> Tree<G> {
                     state.score_lead(state.to_move())
                 }
             };
-            let utility = self.utility(evaluation.value, lead);
-            self.nodes.node_mut(node).raw_value = utility;
+            let backup = self.backup_of(evaluation.value, lead);
+            self.nodes.node_mut(node).raw_value = backup.utility;
             self.expand(node, slot, &evaluation.policy);
-            let value = side_sign(self.nodes.node(node).to_move) * utility;
-            self.backup(path, value, true);
+            let sign = side_sign(self.nodes.node(node).to_move);
+            let first_side_view = Backup {
+                utility: sign * backup.utility,
+                game_value: sign * backup.game_value,
+            };
+            self.backup(path, first_side_view, true);
         }
         self.leaves.clear();
         self.path.clear();
@@ -97,8 +101,8 @@ impl<G: Game> Tree<G> {
                     self.path.truncate(start);
                     return Descent::Collision;
                 }
-                NodeState::Terminal(value) => {
-                    self.backup(start..self.path.len(), value, false);
+                NodeState::Terminal(backup) => {
+                    self.backup(start..self.path.len(), backup, false);
                     self.path.truncate(start);
                     return Descent::Terminal;
                 }
@@ -121,9 +125,9 @@ impl<G: Game> Tree<G> {
                             let to_move = state.to_move();
                             let child = self.nodes.add_child(edge, to_move, child_state);
                             match child_state {
-                                NodeState::Terminal(value) => {
+                                NodeState::Terminal(backup) => {
                                     self.nodes.node_mut(child).raw_value =
-                                        side_sign(to_move) * value;
+                                        side_sign(to_move) * backup.utility;
                                 }
                                 NodeState::Chance => self.add_chance_edges(child, Some(slot)),
                                 _ => {}
@@ -370,13 +374,15 @@ impl<G: Game> Tree<G> {
         }
     }
 
-    /// Adds `value` (first side's view) to every node on `path`; `in_flight` says whether the
-    /// descent had taken virtual loss that must now be released.
-    fn backup(&mut self, path: Range<usize>, value: f32, in_flight: bool) {
+    /// Adds `backup` (first side's view) to every node on `path`; `in_flight` says whether
+    /// the descent had taken virtual loss that must now be released.
+    fn backup(&mut self, path: Range<usize>, backup: Backup, in_flight: bool) {
+        let value = backup.utility;
         for &id in &self.path[path] {
             let node = self.nodes.node_mut(id);
             node.visits += 1;
             node.value_sum += value;
+            node.game_value_sum += backup.game_value;
             node.value_square_sum += value * value;
             node.in_flight -= u32::from(in_flight);
         }

@@ -10,7 +10,7 @@ mod tests;
 pub use choice::ChildStats;
 
 use crate::config::{Formula, SearchConfig};
-use crate::nodes::{Edge, NodeId, NodeState, NodeStore, ROOT};
+use crate::nodes::{Backup, Edge, NodeId, NodeState, NodeStore, ROOT};
 use game::{Game, Side};
 use gumbel::GumbelRoot;
 use rand::seq::SliceRandom;
@@ -210,6 +210,16 @@ impl<G: Game> Tree<G> {
         side_sign(root.to_move) * root.value_sum / root.visits as f32
     }
 
+    /// The root's mean game value, win minus loss probability without any score term, from
+    /// the view of the side to move there (0 before any visit): what resignation reads.
+    pub fn root_game_value(&self) -> f32 {
+        let root = self.nodes.node(ROOT);
+        if root.visits == 0 {
+            return 0.0;
+        }
+        side_sign(root.to_move) * root.game_value_sum / root.visits as f32
+    }
+
     /// Nodes in the store, for memory and reuse statistics.
     pub fn node_count(&self) -> usize {
         self.nodes.nodes.len()
@@ -231,7 +241,7 @@ impl<G: Game> Tree<G> {
         match game.outcome() {
             Some(outcome) => {
                 let lead = game.score(Side::First) - game.score(Side::Second);
-                NodeState::Terminal(self.utility(outcome.value_for(Side::First), lead))
+                NodeState::Terminal(self.backup_of(outcome.value_for(Side::First), lead))
             }
             None if game.is_chance() => NodeState::Chance,
             None => NodeState::Fresh,
@@ -259,13 +269,19 @@ impl<G: Game> Tree<G> {
         chance.edge_count = u32::try_from(self.chance_outcomes.len()).expect("few outcomes");
     }
 
-    /// What the search maximises, for a value and a score lead from one side's view.
-    fn utility(&self, value: f32, lead: f32) -> f32 {
-        if self.config.score_utility == 0.0 {
-            return value;
+    /// What a visit backs up for a game value and a score lead from one side's view: the
+    /// utility the search maximises beside the game value.
+    fn backup_of(&self, game_value: f32, lead: f32) -> Backup {
+        let utility = if self.config.score_utility == 0.0 {
+            game_value
+        } else {
+            let score = std::f32::consts::FRAC_2_PI * (lead / self.config.score_scale).atan();
+            game_value + self.config.score_utility * score
+        };
+        Backup {
+            utility,
+            game_value,
         }
-        let score = std::f32::consts::FRAC_2_PI * (lead / self.config.score_scale).atan();
-        value + self.config.score_utility * score
     }
 }
 

@@ -664,3 +664,53 @@ fn against_an_erratic_opponent_the_search_plays_for_its_blunders() {
         );
     }
 }
+
+/// Every position looks won (+0.3) yet far behind on the score (-10), to its side to move.
+struct WinningButBehind;
+
+impl Evaluator<Nim> for WinningButBehind {
+    fn evaluate(&mut self, positions: &[&Nim], out: &mut [Evaluation]) {
+        UniformEvaluator.evaluate(positions, out);
+        for evaluation in out.iter_mut() {
+            evaluation.value = 0.3;
+            evaluation.lead = -10.0;
+        }
+    }
+}
+
+/// The search maximises the game value plus the score term, but backs the game value up on
+/// its own as well: resignation and win rates must not read a lead as a loss.
+#[test]
+fn the_game_value_is_backed_up_apart_from_the_score_term() {
+    let config = SearchConfig {
+        score_utility: 1.0,
+        score_scale: 5.0,
+        formula: Formula::Puct,
+        ..quiet()
+    };
+    let mut tree = Tree::new(Nim::start(30, 3, None), config, 3);
+    tree.set_budget(1);
+    Batch::new().run(std::slice::from_mut(&mut tree), &mut WinningButBehind);
+    let score_term = std::f32::consts::FRAC_2_PI * (-10.0f32 / 5.0).atan();
+    assert!((tree.root_value() - (0.3 + score_term)).abs() < 1e-6);
+    assert!((tree.root_game_value() - 0.3).abs() < 1e-6);
+
+    // A few visits more, none reaching the end of the game: every backup is some node's
+    // (0.3, 0.3 + score term) with one sign, so each mean keeps that ratio.
+    tree.set_budget(6);
+    Batch::new().run(std::slice::from_mut(&mut tree), &mut WinningButBehind);
+    let ratio = (0.3 + score_term) / 0.3;
+    let visited: Vec<ChildStats> = children(&tree)
+        .into_iter()
+        .filter(|c| c.visits > 0)
+        .collect();
+    assert!(
+        visited.iter().any(|c| c.game_value != Some(0.0)),
+        "{visited:?}"
+    );
+    for child in visited {
+        let (value, game_value) = (child.value.unwrap(), child.game_value.unwrap());
+        assert!((-1.0..=1.0).contains(&game_value), "{child:?}");
+        assert!((value - ratio * game_value).abs() < 1e-5, "{child:?}");
+    }
+}
