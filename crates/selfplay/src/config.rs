@@ -74,6 +74,12 @@ pub struct ResignConfig {
     /// Share of games that never resign; the would-have-resigned outcomes of these games
     /// measure how often resigning throws away a game that was not lost.
     pub playthrough_fraction: f64,
+    /// Above 0: the threshold is calibrated from the played-through games instead (AlphaGo
+    /// Zero), as high as `threshold` but no higher than keeps this share of would-be
+    /// resignations, of games the side did not lose, or fewer; no game resigns, and every
+    /// game is played through, until 20 would-be resignations are known. 0: `threshold` is
+    /// fixed.
+    pub false_positive_target: f64,
 }
 
 impl ResignConfig {
@@ -92,6 +98,7 @@ impl Default for ResignConfig {
             threshold: -0.9,
             consecutive_moves: 3,
             playthrough_fraction: 0.1,
+            false_positive_target: 0.0,
         }
     }
 }
@@ -169,6 +176,10 @@ impl SelfplayConfig {
             self.resign.playthrough_fraction,
         )?;
         bounds::finite("resign.threshold", self.resign.threshold)?;
+        bounds::fraction(
+            "resign.false_positive_target",
+            self.resign.false_positive_target,
+        )?;
         bounds::fraction("handicap.games", self.handicap.games)?;
         if self.search.opponent_random_decisions != 0.0 {
             return Err(
@@ -190,5 +201,20 @@ impl SelfplayConfig {
             .validate()
             .map_err(|e| format!("temperature: {e}"))?;
         self.search.validate().map_err(|e| format!("search: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_false_positive_target_is_a_share() {
+        let mut config = SelfplayConfig::default();
+        config.resign.false_positive_target = 0.05;
+        assert_eq!(config.validate(), Ok(()));
+        config.resign.false_positive_target = 1.5;
+        let error = config.validate().unwrap_err();
+        assert!(error.contains("resign.false_positive_target"), "{error}");
     }
 }

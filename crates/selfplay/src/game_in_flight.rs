@@ -1,3 +1,4 @@
+use crate::resign_calibration::TriggerLevels;
 use game::{Game, Outcome, Side};
 use mcts::ResignWatch;
 use replay::{GameRecord, Handicapped, MoveRecord, ResignPlaythrough};
@@ -15,6 +16,8 @@ pub struct GameInFlight {
     /// This game never resigns; it records who would have instead.
     pub playthrough: bool,
     pub would_have_resigned: Option<ResignPlaythrough>,
+    /// Where each side would have resigned, for calibrating the threshold.
+    pub trigger_levels: TriggerLevels,
     /// The model generation playing the game (the newest one that played a move of it).
     pub generation: u32,
     /// The side that plays with the handicap in this game, if it is a handicap game, and

@@ -7,6 +7,7 @@
 
 mod config;
 mod game_in_flight;
+mod resign_calibration;
 mod worker;
 
 pub use config::{Handicap, HandicapSide, Inference, ResignConfig, SelfplayConfig};

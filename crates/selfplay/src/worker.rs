@@ -1,7 +1,8 @@
 use crate::SelfplayConfig;
 use crate::game_in_flight::GameInFlight;
+use crate::resign_calibration::ResignCalibration;
 use game::{ChanceStream, Game, Outcome, Referee};
-use mcts::{Batch, Evaluator, Tree};
+use mcts::{Batch, Evaluator, ResignRule, Tree};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use replay::{GameRecord, MoveRecord, ResignPlaythrough};
@@ -21,6 +22,8 @@ pub struct Worker<G: Game> {
     rng: ChaCha8Rng,
     legal: Vec<usize>,
     generation: u32,
+    /// The threshold calibrated from played-through games, where the config asks for it.
+    calibration: Option<ResignCalibration>,
 }
 
 /// What one step did, for throughput figures.
@@ -59,11 +62,46 @@ impl<G: Game> Worker<G> {
             rng,
             legal: Vec::new(),
             generation: 0,
+            calibration: None,
         };
+        let resign = &worker.config.resign;
+        if resign.false_positive_target > 0.0 && resign.consecutive_moves > 0 {
+            worker.calibration = Some(ResignCalibration::new(
+                resign.false_positive_target,
+                resign.threshold,
+            ));
+        }
         for slot in 0..worker.trees.len() {
             worker.start_game(slot);
         }
         worker
+    }
+
+    /// The threshold self-play resigns at now: the configured one, or the calibrated one;
+    /// `None` while it never resigns (a calibration still without evidence, or
+    /// `consecutive_moves = 0`).
+    pub fn resign_threshold(&self) -> Option<f64> {
+        let rule = self.resign_rule();
+        let calibrating = self
+            .calibration
+            .as_ref()
+            .is_some_and(|calibration| calibration.threshold().is_none());
+        (!rule.is_never() && !calibrating).then_some(rule.threshold)
+    }
+
+    /// The rule a side's would-be resignation is judged by: the configured one, with the
+    /// calibrated threshold once there is one. (While a calibration waits for evidence, every
+    /// game is played through, so the configured rule only records would-be resignations.)
+    fn resign_rule(&self) -> ResignRule {
+        let rule = self.config.resign.rule();
+        match self
+            .calibration
+            .as_ref()
+            .and_then(ResignCalibration::threshold)
+        {
+            Some(threshold) => ResignRule { threshold, ..rule },
+            None => rule,
+        }
     }
 
     /// The model generation whose evaluator the following steps use; recorded in the games.
@@ -96,16 +134,20 @@ impl<G: Game> Worker<G> {
     /// Plays the searched move of the game in `slot` (or resigns it), then chance's outcomes
     /// up to the next decision; returns its record if the game is over.
     fn play_move(&mut self, slot: usize) -> Option<GameRecord> {
+        let rule = self.resign_rule();
         let tree = &mut self.trees[slot];
         let game = &mut self.games[slot];
         let referee = &mut self.referees[slot];
         game.generation = self.generation;
         let mover = referee.game().to_move();
         let root_value = tree.root_value();
-        if game
-            .watch
-            .observe(&self.config.resign.rule(), mover, tree.root_game_value())
-        {
+        let game_value = tree.root_game_value();
+        if self.calibration.is_some() {
+            let consecutive_moves = self.config.resign.consecutive_moves;
+            game.trigger_levels
+                .observe(mover, game_value, consecutive_moves);
+        }
+        if game.watch.observe(&rule, mover, game_value) {
             if !game.playthrough {
                 return Some(game.finish(referee.game(), Outcome::Win(mover.other()), "resign"));
             }
@@ -153,6 +195,11 @@ impl<G: Game> Worker<G> {
             }
             if let Some(outcome) = referee.game().outcome() {
                 let reason = referee.game().end_reason().unwrap_or("ended");
+                if let Some(calibration) = &mut self.calibration
+                    && game.playthrough
+                {
+                    calibration.record(game.trigger_levels.verdicts(outcome));
+                }
                 return Some(game.finish(referee.game(), outcome, reason));
             }
             referee.game().legal_actions(&mut self.legal);
@@ -200,9 +247,14 @@ impl<G: Game> Worker<G> {
         self.games[slot] = GameInFlight {
             moves: opening,
             decisions,
+            // Without a calibrated threshold yet, nothing resigns: every game is evidence.
             playthrough: self
                 .rng
-                .random_bool(self.config.resign.playthrough_fraction),
+                .random_bool(self.config.resign.playthrough_fraction)
+                || self
+                    .calibration
+                    .as_ref()
+                    .is_some_and(|calibration| calibration.threshold().is_none()),
             generation: self.generation,
             handicap,
             ..GameInFlight::default()

@@ -110,6 +110,7 @@ fn hopeless_sides_resign_unless_the_game_is_played_through() {
             threshold: 2.0,
             consecutive_moves: 1,
             playthrough_fraction: 0.0,
+            false_positive_target: 0.0,
         },
         ..SelfplayConfig::default()
     };
@@ -132,6 +133,44 @@ fn hopeless_sides_resign_unless_the_game_is_played_through() {
             .expect("the would-be resigner is recorded");
         assert_eq!((would.side, would.move_index), (game::Side::First, 0));
     }
+}
+
+/// A calibrated threshold: no game resigns until 20 would-be resignations are known (every
+/// game is played through until then), and since every game's winner would have resigned
+/// under the configured 2.0, half of them are false: the threshold falls below 2.0.
+#[test]
+fn a_calibrated_threshold_waits_for_evidence_and_falls_when_it_shows_false_resignations() {
+    let config = SelfplayConfig {
+        games_in_flight: 2,
+        full_visits: 8,
+        cheap_visits: 4,
+        random_opening_moves: 0,
+        resign: ResignConfig {
+            threshold: 2.0,
+            consecutive_moves: 1,
+            playthrough_fraction: 0.0,
+            false_positive_target: 0.05,
+        },
+        ..SelfplayConfig::default()
+    };
+    let mut worker = Worker::<Ghast>::new(small_board(), config, 7);
+    assert_eq!(worker.resign_threshold(), None);
+    let mut finished = Vec::new();
+    while finished.len() < 10 {
+        worker.step(&mut UniformEvaluator, &mut finished);
+    }
+    for record in &finished[..10] {
+        assert_ne!(record.end_reason, "resign");
+        assert!(
+            record.resign_playthrough.is_some(),
+            "2.0 is above any value"
+        );
+    }
+    let threshold = worker
+        .resign_threshold()
+        .expect("20 would-be resignations calibrate the threshold");
+    assert!(threshold < 2.0, "{threshold}");
+    assert!(threshold >= -1.0, "{threshold}");
 }
 
 /// A network that always wants to pass (uniform where it cannot): a search guided by it passes

@@ -80,7 +80,8 @@ impl BotConfig {
         }
     }
 
-    /// When the exported bot gives a game up: self-play's rule, or never.
+    /// When the exported bot gives a game up: self-play's rule with its configured threshold
+    /// (where self-play calibrates its own, the most eager it may get), or never.
     pub fn resignation(&self, selfplay: &ResignConfig) -> ResignRule {
         if self.resign {
             selfplay.rule()
@@ -256,6 +257,7 @@ mod tests {
             threshold: -0.8,
             consecutive_moves: 5,
             playthrough_fraction: 0.1,
+            false_positive_target: 0.0,
         };
         assert!(BotConfig::default().resignation(&selfplay).is_never());
         let bot = BotConfig {

@@ -135,6 +135,7 @@ fn play<G: Planes, E: Evaluator<G>>(
     worker.set_generation(generation as u32);
     let mut finished = Vec::new();
     let mut last_check = Instant::now();
+    let mut resign_threshold = worker.resign_threshold();
     while !shared.stopping() {
         let report = worker.step(&mut evaluator, &mut finished);
         shared
@@ -150,6 +151,15 @@ fn play<G: Planes, E: Evaluator<G>>(
         }
         if last_check.elapsed() >= RELOAD_CHECK {
             last_check = Instant::now();
+            if worker.resign_threshold() != resign_threshold {
+                resign_threshold = worker.resign_threshold();
+                match resign_threshold {
+                    Some(threshold) => {
+                        tracing::info!("self-play resigns below a game value of {threshold:.3} now")
+                    }
+                    None => tracing::info!("self-play does not resign now"),
+                }
+            }
             if let Some((next, inner)) = newer(generation)? {
                 generation = next;
                 evaluator.replace_inner(inner);
