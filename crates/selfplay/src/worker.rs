@@ -81,12 +81,13 @@ impl<G: Game> Worker<G> {
     /// `None` while it never resigns (a calibration still without evidence, or
     /// `consecutive_moves = 0`).
     pub fn resign_threshold(&self) -> Option<f64> {
-        let rule = self.resign_rule();
-        let calibrating = self
-            .calibration
-            .as_ref()
-            .is_some_and(|calibration| calibration.threshold().is_none());
-        (!rule.is_never() && !calibrating).then_some(rule.threshold)
+        match &self.calibration {
+            Some(calibration) => calibration.threshold(),
+            None => {
+                let rule = self.config.resign.rule();
+                (!rule.is_never()).then_some(rule.threshold)
+            }
+        }
     }
 
     /// The rule a side's would-be resignation is judged by: the configured one, with the

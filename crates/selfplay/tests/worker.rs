@@ -98,10 +98,10 @@ fn records_replay_to_their_final_position_and_outcome() {
     );
 }
 
-#[test]
-fn hopeless_sides_resign_unless_the_game_is_played_through() {
-    // A threshold above every value makes every side hopeless at once.
-    let resigning = SelfplayConfig {
+/// Short searches where a threshold above every value makes every side hopeless at once,
+/// with a resignation threshold that is fixed (0) or calibrated to `false_positive_target`.
+fn hopeless_at_once(false_positive_target: f64) -> SelfplayConfig {
+    SelfplayConfig {
         games_in_flight: 2,
         full_visits: 8,
         cheap_visits: 4,
@@ -110,10 +110,15 @@ fn hopeless_sides_resign_unless_the_game_is_played_through() {
             threshold: 2.0,
             consecutive_moves: 1,
             playthrough_fraction: 0.0,
-            false_positive_target: 0.0,
+            false_positive_target,
         },
         ..SelfplayConfig::default()
-    };
+    }
+}
+
+#[test]
+fn hopeless_sides_resign_unless_the_game_is_played_through() {
+    let resigning = hopeless_at_once(0.0);
     for record in play_games(resigning.clone(), 4) {
         assert_eq!(record.end_reason, "resign");
         assert_eq!(record.moves.len(), 0, "the first mover resigns at once");
@@ -140,20 +145,7 @@ fn hopeless_sides_resign_unless_the_game_is_played_through() {
 /// under the configured 2.0, half of them are false: the threshold falls below 2.0.
 #[test]
 fn a_calibrated_threshold_waits_for_evidence_and_falls_when_it_shows_false_resignations() {
-    let config = SelfplayConfig {
-        games_in_flight: 2,
-        full_visits: 8,
-        cheap_visits: 4,
-        random_opening_moves: 0,
-        resign: ResignConfig {
-            threshold: 2.0,
-            consecutive_moves: 1,
-            playthrough_fraction: 0.0,
-            false_positive_target: 0.05,
-        },
-        ..SelfplayConfig::default()
-    };
-    let mut worker = Worker::<Ghast>::new(small_board(), config, 7);
+    let mut worker = Worker::<Ghast>::new(small_board(), hopeless_at_once(0.05), 7);
     assert_eq!(worker.resign_threshold(), None);
     let mut finished = Vec::new();
     while finished.len() < 10 {
