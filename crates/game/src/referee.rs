@@ -310,13 +310,39 @@ impl<G: Game> Referee<G> {
         agent: &mut (dyn Agent<G> + 'a),
     ) -> Result<Choice, AgentFailure> {
         let side = self.to_decide().expect("a side decides");
+        self.take_actions(side, agent, false)
+    }
+
+    /// Asks `agent` for every action of the move under way until it is whole, whichever side
+    /// decides each: one engine answering for a whole turn (`genmove` in a game whose turn
+    /// has the opponent's follow-ups), which hears each action as it plays it. The other
+    /// side's agent hears none of them here: it catches up once the move is whole.
+    pub fn take_whole_move<'a>(
+        &mut self,
+        agent: &mut (dyn Agent<G> + 'a),
+    ) -> Result<Choice, AgentFailure> {
+        let seat = self.to_decide().expect("a side decides");
+        self.take_actions(seat, agent, true)
+    }
+
+    /// Asks `agent`, the agent of `seat`, for actions while `seat` decides (or, with
+    /// `whole_move`, until the move is whole, whoever decides), playing and telling it each
+    /// one. What the agent has heard is counted under `seat`, the side it plays, never under
+    /// the side whose decision it answered: otherwise the opponent's agent would be taken to
+    /// have heard those actions and would never be told them.
+    fn take_actions<'a>(
+        &mut self,
+        seat: Side,
+        agent: &mut (dyn Agent<G> + 'a),
+        whole_move: bool,
+    ) -> Result<Choice, AgentFailure> {
         if !self.move_whole {
-            self.catch_up(side, agent)?;
+            self.catch_up(seat, agent)?;
         }
         loop {
             let action = match agent.choose(&self.game)? {
                 Choice::Resign => {
-                    self.resign(side);
+                    self.resign(seat);
                     return Ok(Choice::Resign);
                 }
                 Choice::Play(action) => action,
@@ -325,26 +351,9 @@ impl<G: Game> Referee<G> {
             self.play(action)
                 .map_err(|_| AgentFailure(format!("played the illegal move `{text}`")))?;
             agent.observe_action(action)?;
-            self.heard[side.index()] = self.actions.len();
-            if self.move_whole || self.to_decide() != Some(side) {
+            self.heard[seat.index()] = self.actions.len();
+            if self.move_whole || (!whole_move && self.to_decide() != Some(seat)) {
                 return Ok(Choice::Play(action));
-            }
-        }
-    }
-
-    /// Asks `agent` for every action of the move under way until it is whole, whichever side
-    /// decides each: one engine answering for a whole turn (`genmove` in a game whose turn
-    /// has the opponent's follow-ups), which hears each action as it plays it.
-    pub fn take_whole_move<'a>(
-        &mut self,
-        agent: &mut (dyn Agent<G> + 'a),
-    ) -> Result<Choice, AgentFailure> {
-        loop {
-            let side = self.to_decide().expect("a side decides");
-            let choice = self.take_move(agent)?;
-            self.heard[side.other().index()] = self.actions.len();
-            if choice == Choice::Resign || self.move_whole {
-                return Ok(choice);
             }
         }
     }
