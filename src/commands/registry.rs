@@ -438,6 +438,45 @@ mod tests {
         }
     }
 
+    /// A game may draw a random playout's actions without listing them
+    /// ([`Game::random_legal_action`]); whatever it does, it must draw what a uniform pick from
+    /// its listed legal actions draws with the same generator.
+    #[test]
+    fn every_games_random_action_is_the_listed_one_a_uniform_pick_draws() {
+        struct Check;
+        impl GameWork for Check {
+            type Output = usize;
+
+            fn run<G: Planes>(self) -> anyhow::Result<usize> {
+                use rand::{Rng, SeedableRng};
+                let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+                let (mut legal, mut outcomes) = (Vec::new(), Vec::new());
+                let mut decisions = 0;
+                for _ in 0..20 {
+                    let mut game = G::new(&G::Options::default());
+                    while game.outcome().is_none() {
+                        let action = if game.is_chance() {
+                            game::draw_outcome(&game, rng.random(), &mut outcomes)
+                        } else {
+                            game.legal_actions(&mut legal);
+                            let listed = legal[game::uniform_pick(&mut rng.clone(), legal.len())];
+                            let drawn = game.random_legal_action(&mut rng, &mut Vec::new());
+                            assert_eq!(drawn, listed, "{}: {}", G::NAME, game.position_text());
+                            decisions += 1;
+                            drawn
+                        };
+                        game.apply(action);
+                    }
+                }
+                Ok(decisions)
+            }
+        }
+        for name in NAMES {
+            let decisions = dispatch(name, Check).unwrap().unwrap();
+            assert!(decisions >= 20, "{name}: {decisions} decisions");
+        }
+    }
+
     #[test]
     fn rule_flags_become_rules_only_where_a_command_takes_rules() {
         use clap::CommandFactory;

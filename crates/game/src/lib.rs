@@ -10,6 +10,7 @@ mod gtp;
 mod intern;
 mod outcome;
 mod planes;
+pub mod playout;
 mod referee;
 pub mod rules;
 mod side;
@@ -31,6 +32,13 @@ pub use view::{BoardView, Effect};
 
 use serde::{Serialize, de::DeserializeOwned};
 use std::fmt::Debug;
+
+/// An index below `len` (> 0), uniform, drawn as a uniform pick from a slice of `len` items
+/// draws it (`rand`'s `IndexedRandom::choose`): what [`Game::random_legal_action`]'s
+/// overrides use to pick what the listed actions' pick would.
+pub fn uniform_pick<R: rand::Rng + ?Sized>(rng: &mut R, len: usize) -> usize {
+    rng.random_range(..len)
+}
 
 /// A two-player, turn-based game state, with chance events where the game has them.
 ///
@@ -139,6 +147,23 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Writes the legal actions into `out` (cleared first): at a chance position, the
     /// outcomes. Empty only when the game is over.
     fn legal_actions(&self, out: &mut Vec<usize>);
+
+    /// A side's legal action drawn uniformly at random with `rng`: the one a uniform pick
+    /// from [`Game::legal_actions`] would draw with the same `rng` ([`uniform_pick`]), so a
+    /// playout goes the same way whichever a game implements. Random playouts (UCT's
+    /// evaluator, `ghast bench rules`) spend most of their time here: a game whose legal
+    /// actions are a product of bit sets overrides it to draw one without listing them all.
+    /// `scratch` is the list's space for the default. Not at a chance position, nor once the
+    /// game is over.
+    fn random_legal_action<R: rand::Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        scratch: &mut Vec<usize>,
+    ) -> usize {
+        self.legal_actions(scratch);
+        assert!(!scratch.is_empty(), "an unfinished game has legal actions");
+        scratch[uniform_pick(rng, scratch.len())]
+    }
 
     fn is_legal(&self, action: usize) -> bool;
 

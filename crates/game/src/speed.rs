@@ -1,9 +1,9 @@
 //! The speed of a game's rules: random games through the same `Game` calls search makes.
 
-use crate::{Game, draw_outcome};
+use crate::Game;
+use crate::playout::RandomPlayout;
+use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use rand::seq::IndexedRandom;
-use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
 
 /// Counts from [`random_games`].
@@ -25,9 +25,9 @@ impl RulesSpeed {
     }
 }
 
-/// Plays whole random games with `options` on this thread for about `duration`: every action
-/// drawn uniformly from the full list of legal ones ([`Game::legal_actions`], then
-/// [`Game::apply`]), chance's outcomes with their probabilities.
+/// Plays whole random games with `options` on this thread for about `duration`: every decision
+/// uniform over the legal actions ([`Game::random_legal_action`], then [`Game::apply`]),
+/// chance's outcomes with their probabilities.
 pub fn random_games<G: Game>(options: &G::Options, duration: Duration, seed: u64) -> RulesSpeed {
     let start_position = G::new(options);
     let mut rng = SmallRng::seed_from_u64(seed);
@@ -42,32 +42,5 @@ pub fn random_games<G: Game>(options: &G::Options, duration: Duration, seed: u64
         actions,
         games,
         elapsed: start.elapsed(),
-    }
-}
-
-/// Plays games to their end at random: each decision uniform over the legal actions, each of
-/// chance's outcomes by its probability. Keeps its scratch lists from one game to the next.
-#[derive(Default)]
-pub struct RandomPlayout {
-    legal: Vec<usize>,
-    outcomes: Vec<(usize, f64)>,
-}
-
-impl RandomPlayout {
-    /// Plays `game` to its end with `rng`, calling `each` with every action played.
-    pub fn play<G: Game>(&mut self, game: &mut G, rng: &mut impl Rng, mut each: impl FnMut(usize)) {
-        while game.outcome().is_none() {
-            let action = if game.is_chance() {
-                draw_outcome(game, rng.random(), &mut self.outcomes)
-            } else {
-                game.legal_actions(&mut self.legal);
-                *self
-                    .legal
-                    .choose(rng)
-                    .expect("a game that goes on has moves")
-            };
-            game.apply(action);
-            each(action);
-        }
     }
 }

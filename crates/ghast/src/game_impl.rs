@@ -44,6 +44,10 @@ impl Game for Ghast {
         with_state!(self, s => s.legal_actions(out))
     }
 
+    fn random_legal_action<R: rand::Rng + ?Sized>(&self, rng: &mut R, _: &mut Vec<usize>) -> usize {
+        with_state!(self, s => s.random_legal_action(rng))
+    }
+
     fn is_legal(&self, action: usize) -> bool {
         with_state!(self, s => s.is_legal(action))
     }

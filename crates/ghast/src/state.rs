@@ -226,6 +226,26 @@ impl<B: Bits> State<B> {
         out.push(Action::Pass.index(geometry));
     }
 
+    /// The action a uniform pick from [`State::legal_actions`] would draw with `rng`, drawn
+    /// without listing them: the list is the placeable hexes in each of six orientations,
+    /// orientation by orientation, then the pass, so its `k`-th entry is found from the
+    /// bit set alone.
+    pub fn random_legal_action<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> usize {
+        debug_assert!(self.result.is_none(), "no action once the game is over");
+        let geometry = self.tables.geometry;
+        if self.pending.is_some() {
+            let answers = [Action::Accept, Action::Veto];
+            return answers[game::uniform_pick(rng, answers.len())].index(geometry);
+        }
+        let placeable = self.placeable();
+        let hexes = placeable.count() as usize;
+        let k = game::uniform_pick(rng, 6 * hexes + 1);
+        if k == 6 * hexes {
+            return Action::Pass.index(geometry);
+        }
+        placeable.select((k % hexes) as u32) + (k / hexes) * geometry.cells()
+    }
+
     /// Plays a legal action given by its dense index.
     #[inline]
     pub fn apply_index(&mut self, index: usize) {

@@ -108,6 +108,25 @@ proptest! {
         }
     }
 
+    /// A random playout draws without listing the legal actions what a uniform pick from the
+    /// list would draw with the same generator, vetoes' answers included.
+    #[test]
+    fn a_random_action_is_the_listed_one_a_uniform_pick_draws((options, choices) in options_and_choices()) {
+        use rand::SeedableRng;
+        let mut legal = Vec::new();
+        let mut seed = choices[0].into();
+        play(&options, &choices, |_, game| {
+            if game.outcome().is_some() {
+                return;
+            }
+            game.legal_actions(&mut legal);
+            seed += 1;
+            let listed = legal[game::uniform_pick(&mut rand::rngs::SmallRng::seed_from_u64(seed), legal.len())];
+            let drawn = game.random_legal_action(&mut rand::rngs::SmallRng::seed_from_u64(seed), &mut Vec::new());
+            assert_eq!(drawn, listed, "{game}");
+        });
+    }
+
     #[test]
     fn position_strings_round_trip((options, choices) in options_and_choices()) {
         play(&options, &choices, |_, game| {

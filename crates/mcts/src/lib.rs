@@ -30,7 +30,7 @@ pub use config::{ChanceChoice, Formula, LeadSource, MoveChoice, SearchConfig};
 pub use evaluator::UniformEvaluator;
 pub use game::{Evaluation, Evaluator};
 pub use resign::{ResignRule, ResignWatch};
-pub use rollout::{RolloutEvaluator, random_playout};
+pub use rollout::RolloutEvaluator;
 pub use search::{Search, SearchResult};
 pub use temperature::TemperatureSchedule;
 pub use tree::{ChildStats, Tree};

@@ -2,11 +2,12 @@
 //! tile of the opponent's hidden pairs is real get the same search, move for move and visit for
 //! visit, from the same seed; and the same move from the `greedy` and `uct:N` baselines.
 
+use game::playout::RandomPlayout;
 use game::{Game, Outcome};
 use ghast::fakerghast::{Move, RawFakerghastOptions};
 use ghast::{Fakerghast, FakerghastOptions};
 use mcts::players::{GreedyPlayer, Player, UctPlayer};
-use mcts::{RolloutEvaluator, Search, SearchConfig, random_playout};
+use mcts::{RolloutEvaluator, Search, SearchConfig};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -71,10 +72,10 @@ fn states_that_differ_only_in_hidden_choices_get_the_same_search() {
             ChaCha8Rng::seed_from_u64(seed),
         );
         let (mut a, mut b) = (game.clone(), twin.clone());
-        let mut legal = Vec::new();
+        let mut playout = RandomPlayout::default();
         let outcomes: (Outcome, Outcome) = (
-            random_playout(&mut a, &mut rng.0, &mut legal),
-            random_playout(&mut b, &mut rng.1, &mut legal),
+            playout.play(&mut a, &mut rng.0, |_| {}),
+            playout.play(&mut b, &mut rng.1, |_| {}),
         );
         if outcomes.0 != outcomes.1 || a.full_text() != b.full_text() {
             truth_mattered += 1;

@@ -4,7 +4,7 @@
 //! swapped) carries one to a legal game whose winner is the other colour.
 
 use game::Game;
-use game::speed::RandomPlayout;
+use game::playout::RandomPlayout;
 use proptest::prelude::*;
 use qast::{Next, Qast, QastOptions, RawOptions};
 use rand::SeedableRng;

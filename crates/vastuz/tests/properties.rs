@@ -3,7 +3,7 @@
 //! same result, and the score treats both colours alike.
 
 use game::Game;
-use game::speed::RandomPlayout;
+use game::playout::RandomPlayout;
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
