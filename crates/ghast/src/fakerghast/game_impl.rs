@@ -54,6 +54,10 @@ impl Game for Fakerghast {
         with_hidden!(self, s => s.legal_actions(out))
     }
 
+    fn random_legal_action<R: rand::Rng + ?Sized>(&self, rng: &mut R, _: &mut Vec<usize>) -> usize {
+        with_hidden!(self, s => s.random_legal_action(rng))
+    }
+
     fn is_legal(&self, action: usize) -> bool {
         with_hidden!(self, s => s.is_legal(action))
     }

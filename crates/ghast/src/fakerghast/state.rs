@@ -283,24 +283,45 @@ impl<B: Bits> HiddenState<B> {
         if self.result.is_some() {
             return;
         }
-        let geometry = self.tables.geometry;
+        let (hexes, last) = self.decisions();
+        let cells = self.tables.geometry.cells();
+        for orientation in 0..6 {
+            out.extend(hexes.ones().map(|cell| orientation * cells + cell));
+        }
+        out.extend(last.map(|decision| decision.index(self.tables.geometry)));
+    }
+
+    /// The action a uniform pick from [`State::legal_actions`] would draw with `rng`, found
+    /// from the bit set of hexes without listing: the list is those hexes in each of six
+    /// orientations, orientation by orientation, then the one decision that is not a tile.
+    pub fn random_legal_action<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> usize {
+        debug_assert!(self.result.is_none(), "no decision once the game is over");
+        let (hexes, last) = self.decisions();
+        let count = hexes.count() as usize;
+        let k = game::uniform_pick(rng, 6 * count + usize::from(last.is_some()));
+        match last {
+            Some(decision) if k == 6 * count => decision.index(self.tables.geometry),
+            _ => hexes.select((k % count) as u32) + (k / count) * self.tables.geometry.cells(),
+        }
+    }
+
+    /// The legal decisions of a game that goes on: a tile on any of these hexes in any
+    /// orientation, then the decision that places none, if one may (a pass to begin a turn,
+    /// a single tile where a pair's fake may be left out).
+    fn decisions(&self) -> (B, Option<Decision>) {
         let mut hexes = self.placeable();
         match self.pending {
             None => {
                 if matches!(self.hiding, Hiding::EveryTurn { .. }) && hexes.count() < 2 {
                     hexes = B::ZERO;
                 }
+                (hexes, Some(Decision::Pass))
             }
-            Some(real) => hexes &= !B::bit(usize::from(real.cell)),
-        }
-        let cells = geometry.cells();
-        for orientation in 0..6 {
-            out.extend(hexes.ones().map(|cell| orientation * cells + cell));
-        }
-        match self.pending {
-            None => out.push(Decision::Pass.index(geometry)),
-            Some(_) if self.hiding.fakes().is_some() => out.push(Decision::Single.index(geometry)),
-            Some(_) => {}
+            Some(real) => {
+                hexes &= !B::bit(usize::from(real.cell));
+                let single = self.hiding.fakes().is_some().then_some(Decision::Single);
+                (hexes, single)
+            }
         }
     }
 
