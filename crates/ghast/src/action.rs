@@ -1,7 +1,7 @@
 //! Moves: their dense indices (the `game::PolicyLayout` contract), their text notation and
 //! the reasons a move can be refused.
 
-use hexgrid::{Geometry, HexError};
+use hexgrid::{Bits, Geometry, HexError};
 use thiserror::Error;
 
 /// A move in one of its four kinds.
@@ -129,6 +129,31 @@ pub enum MoveProblem {
     FakeAwaited { real: String },
     #[error("no pair of {side} with a tile on {hex} is revealed this turn")]
     NoRevealDue { side: &'static str, hex: String },
+}
+
+/// Appends to `out` a placement on every hex of `hexes` in every orientation, orientation by
+/// orientation, each as its dense index ([`Action::index`]): the legal placements of Ghast and
+/// Fakerghast. The hexes are listed once, then copied shifted five times: search asks for the
+/// legal moves of every position it evaluates, twice (the network's mask and the node's edges).
+pub(crate) fn push_placements<B: Bits>(hexes: B, cells: usize, out: &mut Vec<usize>) {
+    let start = out.len();
+    out.extend(hexes.ones());
+    let count = out.len() - start;
+    out.resize(start + 6 * count, 0);
+    let (first, rest) = out[start..].split_at_mut(count);
+    for orientation in 1..6 {
+        let copy = &mut rest[(orientation - 1) * count..orientation * count];
+        for (action, &cell) in copy.iter_mut().zip(first.iter()) {
+            *action = cell + orientation * cells;
+        }
+    }
+}
+
+/// The `k`-th of the placements [`push_placements`] lists for `hexes`, found from the bit set
+/// without listing them: `count` is their number (the caller has it, to draw `k` below six
+/// times it, and a 128-bit count is not free on baseline x86-64).
+pub(crate) fn nth_placement<B: Bits>(hexes: B, count: usize, k: usize, cells: usize) -> usize {
+    hexes.select((k % count) as u32) + (k / count) * cells
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The rules engine, generic over the bit-set width: moves, vetoes, removal and the end
 //! checks (RULES.md sections 4 to 7).
 
-use crate::action::{Action, MoveProblem};
+use crate::action::{Action, MoveProblem, nth_placement, push_placements};
 use crate::board::Board;
 use crate::history::History;
 use crate::options::GhastOptions;
@@ -210,19 +210,7 @@ impl<B: Bits> State<B> {
             out.extend([Action::Accept.index(geometry), Action::Veto.index(geometry)]);
             return;
         }
-        // The hexes once, then five shifted copies of them: search asks for the legal moves
-        // of every position it evaluates, twice (the network's mask and the node's edges).
-        let cells = geometry.cells();
-        out.extend(self.placeable().ones());
-        let hexes = out.len();
-        out.resize(6 * hexes, 0);
-        let (first, rest) = out.split_at_mut(hexes);
-        for orientation in 1..6 {
-            let copy = &mut rest[(orientation - 1) * hexes..orientation * hexes];
-            for (action, &cell) in copy.iter_mut().zip(first.iter()) {
-                *action = cell + orientation * cells;
-            }
-        }
+        push_placements(self.placeable(), geometry.cells(), out);
         out.push(Action::Pass.index(geometry));
     }
 
@@ -239,11 +227,10 @@ impl<B: Bits> State<B> {
         }
         let placeable = self.placeable();
         let hexes = placeable.count() as usize;
-        let k = game::uniform_pick(rng, 6 * hexes + 1);
-        if k == 6 * hexes {
-            return Action::Pass.index(geometry);
+        match game::uniform_pick(rng, 6 * hexes + 1) {
+            k if k == 6 * hexes => Action::Pass.index(geometry),
+            k => nth_placement(placeable, hexes, k, geometry.cells()),
         }
-        placeable.select((k % hexes) as u32) + (k / hexes) * geometry.cells()
     }
 
     /// Plays a legal action given by its dense index.

@@ -4,7 +4,7 @@
 
 use super::moves::{Decision, Move, Placement};
 use super::options::{self, FakerghastOptions, Hiding};
-use crate::action::MoveProblem;
+use crate::action::{MoveProblem, nth_placement, push_placements};
 use crate::board::Board;
 use crate::history::History;
 use crate::result::{EndReason, GameResult, end_check, outcome_by_score};
@@ -284,10 +284,7 @@ impl<B: Bits> HiddenState<B> {
             return;
         }
         let (hexes, last) = self.decisions();
-        let cells = self.tables.geometry.cells();
-        for orientation in 0..6 {
-            out.extend(hexes.ones().map(|cell| orientation * cells + cell));
-        }
+        push_placements(hexes, self.tables.geometry.cells(), out);
         out.extend(last.map(|decision| decision.index(self.tables.geometry)));
     }
 
@@ -301,7 +298,7 @@ impl<B: Bits> HiddenState<B> {
         let k = game::uniform_pick(rng, 6 * count + usize::from(last.is_some()));
         match last {
             Some(decision) if k == 6 * count => decision.index(self.tables.geometry),
-            _ => hexes.select((k % count) as u32) + (k / count) * self.tables.geometry.cells(),
+            _ => nth_placement(hexes, count, k, self.tables.geometry.cells()),
         }
     }
 
