@@ -5,10 +5,12 @@ how it ended (resignation or passes), the result, and the player's stones left o
 Issue 29 asks for a Go bot that loses no game with every stone of its captured (a bot that
 plays on in a lost position until nothing of it is left); this counts those wipe-outs.
 
-    scripts/ghast arena models/ghodak9 "gtp:gnugo --mode gtp --level 10" --out DIR
-    scripts/ghodak-losses.py DIR models/ghodak9 [--ghast target/release/ghast]
+    G="/usr/games/gnugo --mode gtp --chinese-rules --capture-all-dead --level 10"
+    scripts/ghast arena models/ghodak9@1600 "gtp:$G" --out DIR
+    scripts/ghodak-losses.py DIR ghodak9@1600 [--ghast target/release/ghast]
 
-The player is named as the arena's report names it (its spec, such as `models/ghodak9@1600`).
+The player is named as the arena's report and match.json name it (a bundle by its folder's
+name and visits, such as `ghodak9@1600`; a wrong name is answered with the two right ones).
 The final position is the one `ghast replay` prints; `x` marks Black's stones, `o` White's.
 Exits 1 when the player lost a game with no stone left.
 """
