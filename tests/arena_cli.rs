@@ -221,7 +221,7 @@ fn ladder_generations_search_as_the_runs_bot() {
     std::fs::write(
         &config,
         "[game]\nsize = 3\nwin_margin = 4\n\n[network]\npreset = \"tiny\"\n\n[selfplay.search]\nformula = \"gumbel\"\n\n\
-         [bot]\nopponent_random_decisions = 0.25\n",
+         [bot]\nopponent_random_decisions = 0.25\ngumbel_actions = 7\n",
     )
     .unwrap();
     let run_arg = run.path().to_str().unwrap();
@@ -244,6 +244,10 @@ fn ladder_generations_search_as_the_runs_bot() {
     assert_eq!(results["search"]["formula"], "gumbel", "{results}");
     assert_eq!(results["search"]["opponent_random_decisions"], 0.25);
     assert_eq!(
+        results["search"]["gumbel_actions"], 7,
+        "[bot] over self-play's 16"
+    );
+    assert_eq!(
         results["search"]["root_noise"], false,
         "a bot plays without noise"
     );
@@ -253,6 +257,8 @@ fn ladder_generations_search_as_the_runs_bot() {
     assert_refused(&args, "searched with other settings than the run's bot");
     std::fs::write(&config, format!("{plain}\n[bot]\nvisits = 0\n")).unwrap();
     assert_refused(&args, "config.toml: [bot] visits");
+    std::fs::write(&config, format!("{plain}\n[bot]\ngumbel_actions = 0\n")).unwrap();
+    assert_refused(&args, "config.toml: [bot] gumbel_actions");
 }
 
 #[test]
