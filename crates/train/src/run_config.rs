@@ -43,7 +43,7 @@ pub struct BotConfig {
     pub move_choice: MoveChoice,
     /// The moves a Gumbel root considers in play; left out, self-play's
     /// (`[selfplay.search] gumbel_actions`). Self-play's few suit its small budget; a bot that
-    /// searches a thousand visits or more over a policy that has learned little (the standard
+    /// searches hundreds of visits or more over a policy that has learned little (the standard
     /// board's tiny net) plays far better considering more of the moves: 48 instead of 16
     /// took `models/ghast-size6` at 1,600 visits from 66% to 89% against `uct:10000`
     /// (BENCHMARKS.md).
