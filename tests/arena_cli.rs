@@ -259,6 +259,11 @@ fn ladder_generations_search_as_the_runs_bot() {
     assert_refused(&args, "config.toml: [bot] visits");
     std::fs::write(&config, format!("{plain}\n[bot]\ngumbel_actions = 0\n")).unwrap();
     assert_refused(&args, "config.toml: [bot] gumbel_actions");
+    std::fs::write(&config, format!("{plain}\n[bot]\nformula = \"ucb1\"\n")).unwrap();
+    assert_refused(
+        &args,
+        "config.toml: [bot] formula = \"ucb1\" ignores the network's policy",
+    );
 }
 
 #[test]

@@ -1,5 +1,5 @@
 use crate::{EvaluationConfig, TrainerConfig};
-use mcts::{MoveChoice, ResignRule, SearchConfig};
+use mcts::{Formula, MoveChoice, ResignRule, SearchConfig};
 use nn::{NetSize, Preset};
 use replay::WindowConfig;
 use selfplay::{ResignConfig, SelfplayConfig};
@@ -41,6 +41,12 @@ pub struct BotConfig {
     pub visits: u32,
     /// How it reads its move off the search: `most_visits` or `lcb`.
     pub move_choice: MoveChoice,
+    /// How the bot searches, `puct` or `gumbel`; left out, as self-play did
+    /// (`[selfplay.search] formula`). A Gumbel root suits self-play's few visits; a Go bot
+    /// searching 3,200 visits with a net whose policy is good plays far better with PUCT,
+    /// which follows the policy deep (`models/ghodak9`: 57 of 80 against GNU Go level 10
+    /// against 28 with a Gumbel root, BENCHMARKS.md).
+    pub formula: Option<Formula>,
     /// The moves a Gumbel root considers in play; left out, self-play's
     /// (`[selfplay.search] gumbel_actions`). Self-play's few suit its small budget; a bot that
     /// searches hundreds of visits or more over a policy that has learned little (the standard
@@ -64,6 +70,7 @@ impl Default for BotConfig {
         BotConfig {
             visits: 800,
             move_choice: MoveChoice::MostVisits,
+            formula: None,
             gumbel_actions: None,
             hidden_samples: 1,
             opponent_random_decisions: 0.0,
@@ -82,6 +89,7 @@ impl BotConfig {
     pub fn search(&self, selfplay: &SearchConfig) -> SearchConfig {
         SearchConfig {
             move_choice: self.move_choice,
+            formula: self.formula.unwrap_or(selfplay.formula),
             gumbel_actions: self.gumbel_actions.unwrap_or(selfplay.gumbel_actions),
             hidden_samples: self.hidden_samples,
             opponent_random_decisions: self.opponent_random_decisions,
@@ -138,6 +146,12 @@ impl<O> RunConfig<O> {
             .validate()
             .map_err(|e| format!("[training] {e}"))?;
         bounds::at_least_one("visits", self.bot.visits).map_err(|e| format!("[bot] {e}"))?;
+        if self.bot.formula == Some(Formula::Ucb1) {
+            return Err(
+                "[bot] formula = \"ucb1\" ignores the network's policy: a bot searches with \"puct\" or \"gumbel\""
+                    .to_string(),
+            );
+        }
         bounds::at_least_one("hidden_samples", self.bot.hidden_samples)
             .and(self.bot.gumbel_actions.map_or(Ok(()), |considered| {
                 bounds::at_least_one("gumbel_actions", considered)
@@ -238,7 +252,6 @@ impl RunLimits {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcts::Formula;
 
     #[test]
     fn the_bot_searches_as_self_play_did_without_its_noise() {
@@ -278,6 +291,24 @@ mod tests {
             ..BotConfig::default()
         };
         assert_eq!(bot.search(&selfplay).gumbel_actions, 48);
+    }
+
+    #[test]
+    fn the_bot_may_search_with_another_formula_than_self_play() {
+        let selfplay = SearchConfig {
+            formula: Formula::Gumbel,
+            ..SearchConfig::default()
+        };
+        let bot = BotConfig {
+            formula: Some(Formula::Puct),
+            ..BotConfig::default()
+        };
+        assert_eq!(bot.search(&selfplay).formula, Formula::Puct);
+        assert_eq!(
+            BotConfig::default().search(&selfplay).formula,
+            Formula::Gumbel,
+            "self-play's, where [bot] is silent"
+        );
     }
 
     #[test]
