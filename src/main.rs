@@ -38,6 +38,8 @@ fn main() -> ExitCode {
         )
         .with_writer(std::io::stderr)
         .init();
+    // Before anything asks libtorch about CUDA, which it answers once for good.
+    nn::load_cuda_backend();
     match commands::run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

@@ -89,7 +89,7 @@ fn speak<G: GtpGame + Planes>(args: &Args) -> anyhow::Result<()> {
     let device = if args.cpu {
         Device::Cpu
     } else {
-        Device::cuda_if_available()
+        nn::best_device()
     };
     let mut bot = Bot::new(bundle, device, args.seed).map_err(input_error)?;
     if let Some(visits) = args.visits {

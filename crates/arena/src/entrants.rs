@@ -9,7 +9,6 @@ use mcts::SearchConfig;
 use mcts::players::{ExpectimaxPlayer, GreedyPlayer, Local, MctsPlayer, RandomPlayer, UctPlayer};
 use nn::{EvaluatorSettings, NetEvaluator, checkpoint};
 use std::path::Path;
-use tch::Device;
 
 /// Largest inference batch of a network player: one game's leaves per step
 /// ([`SearchConfig::play`]), so larger warm-up buckets would only cost time.
@@ -114,7 +113,7 @@ fn bundle_agent<G: Planes>(
 ) -> Result<Box<dyn Agent<G>>, AgentFailure> {
     let fail = |e: play::PlayError| AgentFailure(format!("{}: {e}", dir.display()));
     let bundle = play::Bundle::<G>::load(dir).map_err(fail)?;
-    let mut bot = play::Bot::new(bundle, Device::cuda_if_available(), seed).map_err(fail)?;
+    let mut bot = play::Bot::new(bundle, nn::best_device(), seed).map_err(fail)?;
     if let Some(visits) = visits {
         bot.set_visits(visits).map_err(fail)?;
     }

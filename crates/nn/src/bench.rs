@@ -24,7 +24,7 @@ pub struct NetBench {
 /// The CPU, and the first CUDA device when there is one.
 pub fn available_devices() -> Vec<Device> {
     let mut devices = vec![Device::Cpu];
-    if tch::Cuda::is_available() {
+    if crate::cuda_is_available() {
         devices.push(Device::Cuda(0));
     }
     devices

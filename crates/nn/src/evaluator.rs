@@ -43,7 +43,7 @@ impl EvaluatorSettings {
 impl Default for EvaluatorSettings {
     /// The first CUDA device if there is one, otherwise the CPU.
     fn default() -> Self {
-        EvaluatorSettings::on(Device::cuda_if_available())
+        EvaluatorSettings::on(crate::best_device())
     }
 }
 

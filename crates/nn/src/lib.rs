@@ -6,6 +6,7 @@
 
 pub mod bench;
 pub mod checkpoint;
+mod device;
 mod error;
 mod evaluator;
 mod host_batch;
@@ -14,6 +15,7 @@ mod model;
 mod server;
 mod tensors;
 
+pub use device::{best_device, cuda_is_available, load_cuda_backend};
 pub use error::NetError;
 pub use evaluator::{EvaluatorSettings, NetEvaluator, set_intra_op_threads};
 pub use host_batch::{BatchInputs, HostBatch};

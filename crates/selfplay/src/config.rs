@@ -164,6 +164,12 @@ impl Default for SelfplayConfig {
 }
 
 impl SelfplayConfig {
+    /// The largest forward pass of one inference server for `workers` threads: room for every
+    /// thread's games at once, so that the server can merge all their batches into one pass.
+    pub fn served_batch(&self, workers: usize) -> usize {
+        (workers.max(1) * self.games_in_flight).next_power_of_two()
+    }
+
     /// Checks the bounds the types alone cannot; the error names the field.
     pub fn validate(&self) -> Result<(), String> {
         bounds::at_least_one("workers", self.workers)?;
@@ -216,5 +222,17 @@ mod tests {
         config.resign.false_positive_target = 1.5;
         let error = config.validate().unwrap_err();
         assert!(error.contains("resign.false_positive_target"), "{error}");
+    }
+
+    #[test]
+    fn a_server_has_room_for_every_threads_games_in_one_pass() {
+        let config = SelfplayConfig {
+            games_in_flight: 256,
+            ..SelfplayConfig::default()
+        };
+        assert_eq!(config.served_batch(1), 256);
+        assert_eq!(config.served_batch(3), 1024);
+        assert_eq!(config.served_batch(4), 1024);
+        assert_eq!(config.served_batch(12), 4096);
     }
 }

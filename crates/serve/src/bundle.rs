@@ -26,7 +26,7 @@ pub fn load_bots<G: Planes>(path: &Path, count: usize) -> Result<LoadedBots<G>, 
     for _ in 0..count.max(1) {
         let bundle = Bundle::<G>::open(path)?;
         settings = Some(bundle.settings.clone());
-        bots.push(Bot::new(bundle, tch::Device::cuda_if_available(), SEED)?);
+        bots.push(Bot::new(bundle, nn::best_device(), SEED)?);
     }
     let settings = settings.expect("at least one bot was loaded");
     Ok(LoadedBots {

@@ -61,11 +61,11 @@ pub fn selfplay<G: Planes>(
     let config = NetConfig::sized(size, start.plane_shape().channels, start.policy_layout());
     let server = selfplay
         .inference
-        .uses_server(tch::Cuda::is_available())
+        .uses_server(nn::cuda_is_available())
         .then(|| {
             // One network on the best device, room for every thread's games in one pass.
             let settings = EvaluatorSettings {
-                max_batch: (workers * selfplay.games_in_flight).next_power_of_two(),
+                max_batch: selfplay.served_batch(workers),
                 ..EvaluatorSettings::default()
             };
             tch::manual_seed(0);
@@ -112,7 +112,7 @@ pub fn selfplay<G: Planes>(
     let shape = start.plane_shape();
     let (device, mean_batch, forward_evals_per_sec, network_time_fraction) = match &server {
         Some(server) => {
-            let device = Device::cuda_if_available();
+            let device = nn::best_device();
             let batch = server.mean_batch().round().max(1.0) as usize;
             let forward = nn::bench::bench_forward(&config, shape, device, &[batch], budget);
             let busy = server.network_time().as_secs_f64() / elapsed;

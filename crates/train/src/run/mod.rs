@@ -202,9 +202,10 @@ impl<'a, G: Planes> Process<'a, G> {
             && config
                 .selfplay
                 .inference
-                .uses_server(tch::Cuda::is_available())
+                .uses_server(nn::cuda_is_available())
         {
-            let served = ServedNetwork::<G>::start(run, &config.game)?;
+            let max_batch = config.selfplay.served_batch(workers);
+            let served = ServedNetwork::<G>::start(run, &config.game, max_batch)?;
             tracing::info!("self-play threads share one network through an inference server");
             Some(served)
         } else {
@@ -342,7 +343,7 @@ fn trainer_loop<'a, G: Planes>(
     count_positions: bool,
     origin: &ShardOrigin,
 ) -> Result<(TrainerLoop<'a, G>, u64, u64)> {
-    let device = tch::Device::cuda_if_available();
+    let device = nn::best_device();
     let started = Instant::now();
     let (trainer, generation, step, run_seconds_before) = start_trainer::<G>(run, config, device)?;
     let trainer_loop = TrainerLoop {

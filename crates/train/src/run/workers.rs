@@ -24,10 +24,15 @@ pub struct ServedNetwork<G> {
 }
 
 impl<G: Planes> ServedNetwork<G> {
-    /// Serves the generation `latest` names, on the first CUDA device if there is one.
-    pub fn start(run: &RunDir, options: &G::Options) -> Result<Self> {
+    /// Serves the generation `latest` names, on the first CUDA device if there is one, in
+    /// forward passes of up to `max_batch` positions.
+    pub fn start(run: &RunDir, options: &G::Options, max_batch: usize) -> Result<Self> {
         let (generation, network) = load_latest::<G>(run)?;
-        let evaluator = NetEvaluator::new(network, options, EvaluatorSettings::default())?;
+        let settings = EvaluatorSettings {
+            max_batch,
+            ..EvaluatorSettings::default()
+        };
+        let evaluator = NetEvaluator::new(network, options, settings)?;
         Ok(ServedNetwork {
             server: InferenceServer::start(evaluator),
             generation: AtomicU64::new(generation),
