@@ -109,6 +109,13 @@ try {
   // A new game as Black: the bot opens as White.
   await page.selectOption("#human", "black");
   await page.click('#new-game button[type="submit"], #new-game input[type="submit"]');
+  // The form posts in the background: until the server has the new game, its state is the
+  // finished one, which `settle` would take for the bot's answer.
+  const asked = Date.now();
+  while ((await state()).human !== "black") {
+    assert.ok(Date.now() - asked < 10000, "the server starts a game with the human as Black");
+    await page.waitForTimeout(25);
+  }
   s = await settle(0);
   assert.equal(s.human, "black");
   const clicks = { square: 0, button: 0, pass: 0 };
