@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
 
 /** A browser context and the function that closes it and removes its profile. */
 export async function openBrowser() {
@@ -28,7 +29,8 @@ export async function openBrowser() {
 
 /** Reads `<server url> <screenshot path>` from the command line of `script` and opens a page:
  *  `problems` collects script errors on it, `state()` reads the server's state of the page's
- *  game, `moveCount(n)` waits until the page lists `n` moves. */
+ *  game, `moveCount(n)` waits until the page lists `n` moves, `drawnAs` until it draws what
+ *  is expected. */
 export async function openPage(script) {
   const [url, screenshot] = process.argv.slice(2);
   assert.ok(url && screenshot, `usage: node ${script} <server url> <screenshot path>`);
@@ -38,5 +40,16 @@ export async function openPage(script) {
   page.on("pageerror", (error) => problems.push(error.message));
   const state = async () => (await page.request.get(`${url}api/state`)).json();
   const moveCount = (n) => page.waitForFunction((n) => document.querySelectorAll("#moves li").length === n, n);
-  return { url, screenshot, page, problems, state, moveCount, close };
+  /** What `read()` gives once it equals `expected`, or what it gives after five seconds: the
+   *  server holds its new state before the page has drawn its answer to a click. */
+  const drawnAs = async (read, expected) => {
+    const deadline = Date.now() + 5000;
+    let seen = await read();
+    while (!isDeepStrictEqual(seen, expected) && Date.now() < deadline) {
+      await page.waitForTimeout(25);
+      seen = await read();
+    }
+    return seen;
+  };
+  return { url, screenshot, page, problems, state, moveCount, drawnAs, close };
 }

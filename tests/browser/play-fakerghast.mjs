@@ -7,7 +7,7 @@
 import { openPage } from "./browser.mjs";
 import assert from "node:assert/strict";
 
-const { url, screenshot, page, problems, state, moveCount, close } = await openPage("play-fakerghast.mjs");
+const { url, screenshot, page, problems, state, moveCount, drawnAs, close } = await openPage("play-fakerghast.mjs");
 
 /** The face-down tiles the page draws, as `colour:orientation:real|fake|unknown` by hex. */
 const drawnFaceDown = () =>
@@ -25,7 +25,7 @@ async function checkHidden(s) {
     const real = d.real === true ? "real" : d.real === false ? "fake" : "unknown";
     return [c.name, `${d.colour}:${d.orientation}:${real}`];
   }));
-  assert.deepEqual(await drawnFaceDown(), expected);
+  assert.deepEqual(await drawnAs(drawnFaceDown, expected), expected);
   for (const cell of s.board.cells.filter((c) => c.face_down)) {
     if (cell.face_down.colour === "blue") assert.equal(cell.face_down.real, null, `${cell.name}: the bot's secret`);
     else assert.notEqual(cell.face_down.real, null, `${cell.name}: the human's own pair`);

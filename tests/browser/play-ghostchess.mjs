@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
-const { screenshot, page, problems, state, close } = await openPage("play-ghostchess.mjs");
+const { screenshot, page, problems, state, drawnAs, close } = await openPage("play-ghostchess.mjs");
 const humanTurn = (s) => !s.result && s.to_move === s.human;
 
 const served = (s) => s.board.squares.map((q) => ({
@@ -29,11 +29,20 @@ async function drawn() {
   })));
 }
 
-async function checkBoard(s) {
-  assert.deepEqual(await drawn(), served(s), `the page draws the board of ${s.position}`);
+async function shown() {
   const buttons = await page.locator("#chess-buttons button").evaluateAll((bs) => bs.map((b) => b.dataset.play));
-  const expected = humanTurn(s) ? s.board.buttons.map((b) => b.play).filter((p) => p !== "pass") : [];
-  assert.deepEqual(buttons, expected, `the buttons of ${s.position} (${s.board.decision})`);
+  return { board: await drawn(), buttons };
+}
+
+/** Checks that the page draws the server's state `s` (once it has drawn it). */
+async function checkBoard(s) {
+  const expected = {
+    board: served(s),
+    buttons: humanTurn(s) ? s.board.buttons.map((b) => b.play).filter((p) => p !== "pass") : [],
+  };
+  const seen = await drawnAs(shown, expected);
+  assert.deepEqual(seen.board, expected.board, `the page draws the board of ${s.position}`);
+  assert.deepEqual(seen.buttons, expected.buttons, `the buttons of ${s.position} (${s.board.decision})`);
 }
 
 /** Waits until the bot has answered and it is the human's turn again (or the game ended). */

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
-const { screenshot, page, problems, state, close } = await openPage("play-qast.mjs");
+const { screenshot, page, problems, state, drawnAs, close } = await openPage("play-qast.mjs");
 const humanTurn = (s) => !s.result && s.to_move === s.human;
 
 /** What a space shows: its disc (colour, sticks) and whether it is a choice now. */
@@ -34,13 +34,17 @@ async function drawn() {
 /** The page shows every disc and stick of the server's board, rings exactly its choices,
  *  fills the circles and shows the roll. */
 async function checkBoard(s) {
-  assert.deepEqual(await drawn(), served(s), `the page draws the board of ${s.position}`);
-  const held = await page.locator("#board [data-held]").evaluateAll((ds) => ds.map((d) => d.dataset.held).sort());
   const b = s.board;
-  const expected = [...Array(b.circles[0] + b.gold[0]).fill("black"), ...Array(b.circles[1] + b.gold[1]).fill("white")];
-  assert.deepEqual(held, expected.sort(), `the circles and gold of ${s.position}`);
-  const roll = await page.locator("#qast-roll [data-roll]").evaluateAll((r) => r.map((e) => e.dataset.roll));
-  assert.deepEqual(roll, b.roll ? [b.roll.text] : [], `the roll of ${s.position}`);
+  const circles = [...Array(b.circles[0] + b.gold[0]).fill("black"), ...Array(b.circles[1] + b.gold[1]).fill("white")];
+  const expected = { board: served(s), held: circles.sort(), roll: b.roll ? [b.roll.text] : [] };
+  const seen = await drawnAs(async () => ({
+    board: await drawn(),
+    held: await page.locator("#board [data-held]").evaluateAll((ds) => ds.map((d) => d.dataset.held).sort()),
+    roll: await page.locator("#qast-roll [data-roll]").evaluateAll((r) => r.map((e) => e.dataset.roll)),
+  }), expected);
+  assert.deepEqual(seen.board, expected.board, `the page draws the board of ${s.position}`);
+  assert.deepEqual(seen.held, expected.held, `the circles and gold of ${s.position}`);
+  assert.deepEqual(seen.roll, expected.roll, `the roll of ${s.position}`);
 }
 
 /** The human's click: gold when the set-up offers it, else the longest move, else the

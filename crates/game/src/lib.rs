@@ -167,6 +167,13 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     fn is_legal(&self, action: usize) -> bool;
 
+    /// Whether the legal `action` can only hurt its mover, so that a search may leave it out
+    /// ([`SearchConfig::skip_futile`](../mcts/struct.SearchConfig.html)): in Go, filling
+    /// one's own true eye. The rules still allow it. None, unless a game says otherwise.
+    fn is_futile(&self, _action: usize) -> bool {
+        false
+    }
+
     /// Plays `action`, which must be legal (checked in debug builds only: the hot path trusts
     /// its caller; text input goes through [`Game::parse_action`] first).
     fn apply(&mut self, action: usize);

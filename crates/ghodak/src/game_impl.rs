@@ -74,6 +74,10 @@ impl Game for Ghodak {
         }
     }
 
+    fn is_futile(&self, action: usize) -> bool {
+        action < self.options().points() && self.is_own_true_eye(action)
+    }
+
     fn apply(&mut self, action: usize) {
         debug_assert!(Game::is_legal(self, action), "illegal action {action}");
         if action == self.options().points() {

@@ -209,6 +209,34 @@ impl Ghodak {
         })
     }
 
+    /// Whether the empty `point` is a true eye of the side to move, which a stone there would
+    /// only fill: every neighbour is its stone or the edge, and of the diagonals at most one
+    /// holds an opposing stone, none on the edge (the eye test of Go programs' playouts). A
+    /// stone there takes a liberty from its own groups and captures nothing.
+    pub fn is_own_true_eye(&self, point: usize) -> bool {
+        let p = self.padded(point);
+        let own = stone(self.to_move);
+        if self.cells[p] != EMPTY
+            || neighbours(p)
+                .iter()
+                .any(|&n| !matches!(self.cells[n], c if c == own || c == EDGE))
+        {
+            return false;
+        }
+        let diagonals = [
+            p - STRIDE - 1,
+            p - STRIDE + 1,
+            p + STRIDE - 1,
+            p + STRIDE + 1,
+        ];
+        let on_edge = diagonals.iter().any(|&d| self.cells[d] == EDGE);
+        let opposing = diagonals
+            .iter()
+            .filter(|&&d| !matches!(self.cells[d], c if c == own || c == EDGE || c == EMPTY))
+            .count();
+        opposing + usize::from(on_edge) < 2
+    }
+
     /// Whether the group on padded point `start` has a liberty other than `besides` (pass an
     /// edge cell such as 0 to ask for any liberty).
     fn has_liberty_besides(&self, start: usize, besides: usize) -> bool {

@@ -132,3 +132,58 @@ fn planes_mark_liberties_and_the_ko() {
     assert_eq!(planes[8 * cells + c2], 1.0, "C2 has a single liberty");
     assert_eq!(planes[11 * cells + c2], 1.0, "C2 is the last stone");
 }
+
+/// Whether the point named `name` is a futile move for the side to move in `position` (5x5).
+fn futile(position: &str, name: &str) -> bool {
+    let game = Ghodak::from_position_str(&options(5), position).unwrap();
+    let column = usize::from(name.as_bytes()[0] - b'A');
+    let row = 5 - name[1..].parse::<usize>().unwrap();
+    game.is_futile(row * 5 + column)
+}
+
+#[test]
+fn filling_ones_own_true_eye_is_futile_and_nothing_else_is() {
+    // A corner eye of Black at A5: its neighbours are Black, so is its one diagonal.
+    //   row 5: . x . . .
+    //   row 4: x x . . .
+    assert!(futile("1x3/xx3/5/5/5 b 1", "A5"));
+    assert!(
+        !futile("1x3/xx3/5/5/5 w 1", "A5"),
+        "it is Black's eye, not White's"
+    );
+    // A White stone on the diagonal makes it a false eye on the edge.
+    assert!(!futile("1x3/xo3/5/5/5 b 1", "A5"));
+    // Inside the board, one opposing diagonal still leaves a true eye at C4; two do not.
+    //   row 5: . o x . .
+    //   row 4: . x . x .
+    //   row 3: . . x . .
+    assert!(futile("1ox2/1x1x1/2x2/5/5 b 1", "C4"));
+    assert!(!futile("1ox2/1x1x1/2xo1/5/5 b 1", "C4"));
+    // An empty neighbour, an opposing neighbour, an occupied point: no eye to fill.
+    assert!(!futile("1ox2/1x3/2x2/5/5 b 1", "C4"));
+    assert!(!futile("1ox2/1x1o1/2x2/5/5 b 1", "C4"));
+    assert!(!futile("1ox2/1x1x1/2x2/5/5 b 1", "B4"));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A legal futile move is a stone that captures nothing: it only fills.
+    #[test]
+    fn a_futile_move_captures_nothing(
+        size in 5i64..=9,
+        choices in prop::collection::vec(any::<usize>(), 0..200),
+    ) {
+        let options = options(size);
+        let (game, _) = play(&options, &choices);
+        let mut legal = Vec::new();
+        game.legal_actions(&mut legal);
+        for &point in legal.iter().filter(|&&action| game.is_futile(action)) {
+            let mut after = game.clone();
+            after.apply(point);
+            let stones = |g: &Ghodak| (0..options.points()).filter(|&p| g.stone_at(p).is_some()).count();
+            prop_assert_eq!(stones(&after), stones(&game) + 1, "it captures nothing");
+        }
+        prop_assert!(!game.is_futile(options.points()), "passing is never futile");
+    }
+}

@@ -129,6 +129,12 @@ pub struct SearchConfig {
     /// its only way to play for a win. Self-play ignores it: its handicap games set the
     /// expectation from the handicap itself.
     pub opponent_random_decisions: f32,
+    /// Leave out the actions the game calls futile ([`game::Game::is_futile`]: in Go,
+    /// filling one's own true eye) wherever another action remains, as Go programs do. A bot
+    /// that is behind after its opponent passes then passes and loses on the board, instead
+    /// of filling its own eyes until every stone is captured. Off by default, so that the
+    /// `uct:` baseline and older bundles search as they did.
+    pub skip_futile: bool,
 }
 
 impl Default for SearchConfig {
@@ -154,6 +160,7 @@ impl Default for SearchConfig {
             hidden_samples: 1,
             chance: ChanceChoice::Stratified,
             opponent_random_decisions: 0.0,
+            skip_futile: false,
         }
     }
 }
@@ -192,5 +199,20 @@ impl SearchConfig {
         bounds::non_negative("lcb_stdevs", self.lcb_stdevs)?;
         bounds::at_least_one("hidden_samples", self.hidden_samples)?;
         bounds::fraction("opponent_random_decisions", self.opponent_random_decisions)
+    }
+
+    /// [`SearchConfig::validate`], for a search that a network guides (self-play, a bot):
+    /// UCB1 ignores the network's policy, so it is refused here and left to the `uct:`
+    /// baseline, which builds its own search.
+    pub fn validate_guided(&self) -> Result<(), String> {
+        self.validate()?;
+        if self.formula == Formula::Ucb1 {
+            return Err(
+                "formula = \"ucb1\" ignores the network's policy: a search guided by a \
+                 network uses \"puct\" or \"gumbel\""
+                    .to_string(),
+            );
+        }
+        Ok(())
     }
 }

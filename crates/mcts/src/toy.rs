@@ -9,6 +9,9 @@ pub struct NimOptions {
     pub stones: u32,
     pub max_take: u32,
     pub extra_turn_take: Option<u32>,
+    /// Taking exactly this many stones is futile ([`Game::is_futile`]), for the tests of
+    /// searches that leave such moves out.
+    pub futile_take: Option<u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -25,6 +28,7 @@ impl Nim {
             stones,
             max_take,
             extra_turn_take,
+            futile_take: None,
         })
     }
 
@@ -91,6 +95,10 @@ impl Game for Nim {
 
     fn is_legal(&self, action: usize) -> bool {
         self.winner.is_none() && action < self.stones.min(self.options.max_take) as usize
+    }
+
+    fn is_futile(&self, action: usize) -> bool {
+        self.options.futile_take == Some(action as u32 + 1)
     }
 
     fn apply(&mut self, action: usize) {

@@ -87,6 +87,10 @@ impl<O: Serialize + serde::de::DeserializeOwned> BotSettings<O> {
         settings
             .check_visits()
             .map_err(|e| malformed(e.to_string()))?;
+        settings
+            .search
+            .validate_guided()
+            .map_err(|e| malformed(format!("[search] {e}")))?;
         Ok(settings)
     }
 

@@ -108,6 +108,11 @@ fn malformed_settings_say_where() {
             "format version 9",
         ),
         ("[[[".to_owned(), "malformed bot settings: line 1"),
+        (
+            text.replace("formula = \"puct\"", "formula = \"ucb1\""),
+            "[search] formula = \"ucb1\" ignores the network's policy",
+        ),
+        (text.replace("c_puct = ", "c_puct = -"), "[search] c_puct"),
     ];
     for (damaged, expected) in cases {
         fs::write(&settings, damaged).unwrap();

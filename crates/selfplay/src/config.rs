@@ -206,7 +206,9 @@ impl SelfplayConfig {
         self.temperature
             .validate()
             .map_err(|e| format!("temperature: {e}"))?;
-        self.search.validate().map_err(|e| format!("search: {e}"))
+        self.search
+            .validate_guided()
+            .map_err(|e| format!("search: {e}"))
     }
 }
 
@@ -222,6 +224,14 @@ mod tests {
         config.resign.false_positive_target = 1.5;
         let error = config.validate().unwrap_err();
         assert!(error.contains("resign.false_positive_target"), "{error}");
+    }
+
+    #[test]
+    fn self_play_searches_with_the_network_so_ucb1_is_refused() {
+        let mut config = SelfplayConfig::default();
+        config.search.formula = mcts::Formula::Ucb1;
+        let error = config.validate().unwrap_err();
+        assert!(error.contains("search: formula = \"ucb1\""), "{error}");
     }
 
     #[test]

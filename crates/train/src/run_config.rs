@@ -63,6 +63,9 @@ pub struct BotConfig {
     /// Whether the bot resigns lost games, by self-play's rule (`[selfplay.resign]`), whose
     /// false resignations the run measures in the games it plays through.
     pub resign: bool,
+    /// Whether the bot's search leaves out the moves the game calls futile (Go: filling its
+    /// own true eye; [`SearchConfig::skip_futile`]). Self-play's search is left as it is.
+    pub skip_futile: bool,
 }
 
 impl Default for BotConfig {
@@ -75,6 +78,7 @@ impl Default for BotConfig {
             hidden_samples: 1,
             opponent_random_decisions: 0.0,
             resign: false,
+            skip_futile: false,
         }
     }
 }
@@ -93,6 +97,7 @@ impl BotConfig {
             gumbel_actions: self.gumbel_actions.unwrap_or(selfplay.gumbel_actions),
             hidden_samples: self.hidden_samples,
             opponent_random_decisions: self.opponent_random_decisions,
+            skip_futile: self.skip_futile,
             ..selfplay.for_play()
         }
     }
@@ -309,6 +314,17 @@ mod tests {
             Formula::Gumbel,
             "self-play's, where [bot] is silent"
         );
+    }
+
+    #[test]
+    fn the_bot_skips_futile_moves_only_when_told_to() {
+        let selfplay = SearchConfig::default();
+        assert!(!BotConfig::default().search(&selfplay).skip_futile);
+        let bot = BotConfig {
+            skip_futile: true,
+            ..BotConfig::default()
+        };
+        assert!(bot.search(&selfplay).skip_futile);
     }
 
     #[test]

@@ -299,7 +299,11 @@ impl<G: Game> Tree<G> {
     }
 
     fn expand(&mut self, node: NodeId, slot: usize, policy: &[f32]) {
-        self.leaf_states[slot].legal_actions(&mut self.legal);
+        let state = &self.leaf_states[slot];
+        state.legal_actions(&mut self.legal);
+        if self.config.skip_futile && self.legal.iter().any(|&a| !state.is_futile(a)) {
+            self.legal.retain(|&a| !state.is_futile(a));
+        }
         // Renormalised over the legal actions, so a network may spread mass over all actions.
         let total: f32 = self
             .legal

@@ -714,3 +714,41 @@ fn the_game_value_is_backed_up_apart_from_the_score_term() {
         assert!((value - ratio * game_value).abs() < 1e-5, "{child:?}");
     }
 }
+
+#[test]
+fn a_search_that_skips_futile_moves_never_tries_one_unless_nothing_else_is_legal() {
+    // Nim where taking `futile` stones is futile.
+    let nim = |stones, futile| {
+        Nim::new(&crate::toy::NimOptions {
+            stones,
+            max_take: 3,
+            extra_turn_take: None,
+            futile_take: Some(futile),
+        })
+    };
+    let tried = |tree: &Tree<Nim>| -> Vec<usize> {
+        let mut actions: Vec<usize> = children(tree)
+            .into_iter()
+            .filter(|child| child.visits > 0)
+            .map(|child| child.action)
+            .collect();
+        actions.sort_unstable();
+        actions
+    };
+    let skipping = SearchConfig {
+        skip_futile: true,
+        ..quiet()
+    };
+    let tree = searched(nim(10, 2), quiet(), 200, 1);
+    assert_eq!(tried(&tree), [Nim::take(1), Nim::take(2), Nim::take(3)]);
+    let tree = searched(nim(10, 2), skipping.clone(), 200, 1);
+    assert_eq!(tried(&tree), [Nim::take(1), Nim::take(3)]);
+    assert!(
+        children(&tree).iter().all(|c| c.action != Nim::take(2)),
+        "the futile move gets no edge"
+    );
+    // One stone left: taking it is the only legal move, futile or not, so it is searched.
+    let tree = searched(nim(1, 1), skipping, 20, 1);
+    assert_eq!(tried(&tree), [Nim::take(1)]);
+    assert_eq!(tree.best_action(), Nim::take(1));
+}
