@@ -1,7 +1,8 @@
-//! Ghodak against GNU Go, a Go program nobody here wrote: `ghast arena` drives it over GTP
-//! against a Ghodak bot, and against `ghast gtp`, so both ends of our GTP meet a real Go
-//! program. GNU Go refuses any move its rules forbid, so a rules disagreement shows up as a
-//! forfeit. `scripts/setup-engines.sh` installs it (Debian puts it in /usr/games).
+//! Ghodak against GNU Go and Pachi, Go programs nobody here wrote: `ghast arena` drives them
+//! over GTP against a Ghodak bot, and GNU Go against `ghast gtp`, so both ends of our GTP meet
+//! a real Go program. They refuse any move their rules forbid, so a rules disagreement shows
+//! up as a forfeit. `scripts/setup-engines.sh` installs them (Debian puts GNU Go in
+//! /usr/games; Pachi is built into .tools/pachi/bin).
 
 mod common;
 
@@ -42,13 +43,39 @@ fn options() -> GhodakOptions {
     .unwrap()
 }
 
+/// Pachi as an arena player spec: Chinese rules, 1,000 playouts a move (its least is 500),
+/// one thread, capturing dead stones before it passes (`pass_all_alive`), as area scoring of
+/// the board as it stands needs.
+fn pachi_spec() -> String {
+    let pachi = Path::new(env!("CARGO_MANIFEST_DIR")).join(".tools/pachi/bin/pachi");
+    assert!(
+        pachi.is_file(),
+        "Pachi is missing: run scripts/setup-engines.sh"
+    );
+    format!(
+        "gtp:{} -r chinese -t =1000 -s 1 threads=1,pass_all_alive",
+        pachi.display()
+    )
+}
+
 /// Plays `a` against GNU Go over two games, saving records in `records`; returns match.json.
 fn against_gnugo(a: &str, extra: &[&str], records: &Path) -> serde_json::Value {
-    let gnugo = gnugo_spec();
+    against(&gnugo_spec(), "gnugo", a, extra, records)
+}
+
+/// Plays `a` against the GTP player `opponent`, which the arena names `gtp:NAME`, over two
+/// games, saving records in `records`; returns match.json.
+fn against(
+    opponent: &str,
+    name: &str,
+    a: &str,
+    extra: &[&str],
+    records: &Path,
+) -> serde_json::Value {
     let mut args = vec![
         "arena",
         a,
-        &gnugo,
+        opponent,
         "--games",
         "2",
         "--threads",
@@ -62,35 +89,34 @@ fn against_gnugo(a: &str, extra: &[&str], records: &Path) -> serde_json::Value {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         output.status.success(),
-        "is GNU Go installed (scripts/setup-engines.sh)? {stderr}"
+        "is {name} installed (scripts/setup-engines.sh)? {stderr}"
     );
-    assert!(stdout.contains("vs gtp:gnugo: "), "{stdout}");
+    assert!(stdout.contains(&format!("vs gtp:{name}: ")), "{stdout}");
     assert!(!stderr.contains("forfeits"), "{stderr}");
     serde_json::from_slice(&std::fs::read(records.join("match.json")).unwrap()).unwrap()
 }
 
 /// Every game was played to its end by the rules (no forfeit), with Go's colour names, and
-/// replays through `ghast replay` with the command match.json gives.
-fn assert_whole_games(summary: &serde_json::Value, records: &Path, a: &str) {
+/// replays through `ghast replay` with the command match.json gives; `opponent` is the GTP
+/// player's name in the records (`gtp:gnugo`), and a game it resigned has no result line.
+fn assert_whole_games(summary: &serde_json::Value, records: &Path, a: &str, opponent: &str) {
     let replay = common::replay_args(summary);
     assert_eq!(replay[..5], ["replay", "--game", "ghodak", "--size", "7"]);
     let games = summary["games"].as_array().unwrap();
     assert_eq!(games.len(), 2);
     for game in games {
         assert_eq!(game["forfeit"], serde_json::Value::Null, "{game}");
-        assert!(
-            ["passes", "moves"].contains(&game["reason"].as_str().unwrap()),
-            "{game}"
-        );
+        let reason = game["reason"].as_str().unwrap();
+        assert!(["passes", "moves", "resign"].contains(&reason), "{game}");
         let players = [game["black"].as_str(), game["white"].as_str()];
         assert!(players.contains(&Some(a)), "{game}");
-        assert!(players.contains(&Some("gtp:gnugo")), "{game}");
+        assert!(players.contains(&Some(opponent)), "{game}");
         let moves = std::fs::read_to_string(records.join(game["file"].as_str().unwrap())).unwrap();
         let replayed = ghast(&replay, &moves);
         assert!(replayed.status.success(), "{replayed:?}");
         let stdout = String::from_utf8_lossy(&replayed.stdout);
         let last = stdout.lines().last().unwrap();
-        assert!(last.starts_with("result "), "{last}");
+        assert_eq!(last.starts_with("result "), reason != "resign", "{last}");
     }
 }
 
@@ -102,7 +128,17 @@ fn a_ghodak_bot_plays_whole_games_against_gnugo() {
     // No --game and no --size: both come from the bot.
     let summary = against_gnugo(bot.to_str().unwrap(), &[], &records);
     assert_eq!(summary["options"]["size"], 7, "{summary}");
-    assert_whole_games(&summary, &records, "bot");
+    assert_whole_games(&summary, &records, "bot", "gtp:gnugo");
+}
+
+#[test]
+fn a_ghodak_bot_plays_whole_games_against_pachi() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = common::untrained_bundle::<Ghodak>(dir.path(), &options());
+    let records = dir.path().join("records");
+    let summary = against(&pachi_spec(), "pachi", bot.to_str().unwrap(), &[], &records);
+    assert_eq!(summary["options"]["size"], 7, "{summary}");
+    assert_whole_games(&summary, &records, "bot", "gtp:pachi");
 }
 
 #[test]
@@ -116,7 +152,7 @@ fn gnugo_and_ghast_gtp_play_whole_games_over_gtp() {
         bot.display()
     );
     let summary = against_gnugo(&engine, &["--game", "ghodak", "--size", "7"], &records);
-    assert_whole_games(&summary, &records, "gtp:ghast");
+    assert_whole_games(&summary, &records, "gtp:ghast", "gtp:gnugo");
 }
 
 /// The whole-game check from the other side: Sabaki's own GTP library
