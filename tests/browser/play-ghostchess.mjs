@@ -45,12 +45,20 @@ async function checkBoard(s) {
   assert.deepEqual(seen.buttons, expected.buttons, `the buttons of ${s.position} (${s.board.decision})`);
 }
 
-/** Waits until the bot has answered and it is the human's turn again (or the game ended). */
-async function settle(before) {
+/** What tells two states apart: a decision of a turn changes the board's choices, not always
+ *  the moves or the position. */
+const key = (s) => JSON.stringify([s.human, s.moves.length, s.position, s.board, s.result]);
+
+/** Waits until the server has taken the click made in state `previous` (a click reaches it
+ *  only after the page's request does), the bot has answered, and it is the human's turn
+ *  again (or the game ended). */
+async function settle(previous) {
+  const asked = Date.now();
   let s;
   for (;;) {
     s = await state();
-    if ((s.moves.length > before || s.board.decision !== "from") && (s.result || humanTurn(s))) break;
+    if (key(s) !== key(previous) && (s.result || humanTurn(s))) break;
+    assert.ok(Date.now() - asked < 30_000, `no answer to the click at ${previous.position}`);
     await page.waitForTimeout(25);
   }
   await page.waitForFunction((n) => document.querySelectorAll("#moves li").length === n, s.moves.length);
@@ -102,15 +110,14 @@ try {
   await page.click('#board .square.playable[data-square="c1"]');
   await page.waitForSelector('#board .square.playable[data-square="e3"]');
   await page.click('#board .square.playable[data-square="e3"]');
-  s = await settle(0);
+  s = await settle(s);
   assert.equal(s.moves[0], "c1e3^", "an Assault is the first turn");
   assert.equal(s.board.nexus, "none", "the Assault ends Full Nexus");
   const whiteClicks = { square: 2, button: 1, pass: 0 };
   while (!s.result) {
     await checkBoard(s);
-    const before = s.moves.length;
     await decide(s, whiteClicks);
-    s = await settle(before);
+    s = await settle(s);
   }
   await checkBoard(s);
   console.log(`as White: ${s.moves.length} turns, ${s.result.text}`);
@@ -118,14 +125,7 @@ try {
   // A new game as Black: the bot opens as White.
   await page.selectOption("#human", "black");
   await page.click('#new-game button[type="submit"], #new-game input[type="submit"]');
-  // The form posts in the background: until the server has the new game, its state is the
-  // finished one, which `settle` would take for the bot's answer.
-  const asked = Date.now();
-  while ((await state()).human !== "black") {
-    assert.ok(Date.now() - asked < 10000, "the server starts a game with the human as Black");
-    await page.waitForTimeout(25);
-  }
-  s = await settle(0);
+  s = await settle(s);
   assert.equal(s.human, "black");
   const clicks = { square: 0, button: 0, pass: 0 };
   let shot = false;
@@ -136,9 +136,8 @@ try {
       await page.screenshot({ path: screenshot, fullPage: true });
       shot = true;
     }
-    const before = s.moves.length;
     await decide(s, clicks);
-    s = await settle(before);
+    s = await settle(s);
   }
   await page.waitForFunction(() => /wins/.test(document.querySelector("#status").textContent));
   await checkBoard(s);
