@@ -168,8 +168,8 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn is_legal(&self, action: usize) -> bool;
 
     /// Whether the legal `action` can only hurt its mover, so that a search may leave it out
-    /// ([`SearchConfig::skip_futile`](../mcts/struct.SearchConfig.html)): in Go, filling
-    /// one's own true eye. The rules still allow it. None, unless a game says otherwise.
+    /// (the search setting `skip_futile`): in Go, filling one's own true eye. The rules still
+    /// allow it. None, unless a game says otherwise.
     fn is_futile(&self, _action: usize) -> bool {
         false
     }

@@ -63,7 +63,7 @@ mod linux {
         }
         if let Err(error) = open("libtorch_cuda.so") {
             eprintln!(
-                "ghast: a CUDA driver is installed, but libtorch's CUDA backend did not load, so \
+                "warning: a CUDA driver is installed, but libtorch's CUDA backend did not load, so \
                  the networks run on the CPU: {error}"
             );
         }
