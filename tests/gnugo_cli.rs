@@ -120,25 +120,25 @@ fn assert_whole_games(summary: &serde_json::Value, records: &Path, a: &str, oppo
     }
 }
 
-#[test]
-fn a_ghodak_bot_plays_whole_games_against_gnugo() {
+/// An untrained 7 x 7 bot plays two whole games against the GTP player `opponent`, named
+/// `gtp:NAME` in the records; no --game and no --size: both come from the bot.
+fn a_bot_plays_whole_games_against(opponent: &str, name: &str) {
     let dir = tempfile::tempdir().unwrap();
     let bot = common::untrained_bundle::<Ghodak>(dir.path(), &options());
     let records = dir.path().join("records");
-    // No --game and no --size: both come from the bot.
-    let summary = against_gnugo(bot.to_str().unwrap(), &[], &records);
+    let summary = against(opponent, name, bot.to_str().unwrap(), &[], &records);
     assert_eq!(summary["options"]["size"], 7, "{summary}");
-    assert_whole_games(&summary, &records, "bot", "gtp:gnugo");
+    assert_whole_games(&summary, &records, "bot", &format!("gtp:{name}"));
+}
+
+#[test]
+fn a_ghodak_bot_plays_whole_games_against_gnugo() {
+    a_bot_plays_whole_games_against(&gnugo_spec(), "gnugo");
 }
 
 #[test]
 fn a_ghodak_bot_plays_whole_games_against_pachi() {
-    let dir = tempfile::tempdir().unwrap();
-    let bot = common::untrained_bundle::<Ghodak>(dir.path(), &options());
-    let records = dir.path().join("records");
-    let summary = against(&pachi_spec(), "pachi", bot.to_str().unwrap(), &[], &records);
-    assert_eq!(summary["options"]["size"], 7, "{summary}");
-    assert_whole_games(&summary, &records, "bot", "gtp:pachi");
+    a_bot_plays_whole_games_against(&pachi_spec(), "pachi");
 }
 
 #[test]

@@ -151,20 +151,11 @@ impl<O> RunConfig<O> {
             .validate()
             .map_err(|e| format!("[training] {e}"))?;
         bounds::at_least_one("visits", self.bot.visits).map_err(|e| format!("[bot] {e}"))?;
-        if self.bot.formula == Some(Formula::Ucb1) {
-            return Err(
-                "[bot] formula = \"ucb1\" ignores the network's policy: a bot searches with \"puct\" or \"gumbel\""
-                    .to_string(),
-            );
-        }
-        bounds::at_least_one("hidden_samples", self.bot.hidden_samples)
-            .and(self.bot.gumbel_actions.map_or(Ok(()), |considered| {
-                bounds::at_least_one("gumbel_actions", considered)
-            }))
-            .and(bounds::fraction(
-                "opponent_random_decisions",
-                self.bot.opponent_random_decisions,
-            ))
+        // The bot's own fields (formula, gumbel_actions, hidden_samples, opponent_random_decisions)
+        // are checked in the search they make.
+        self.bot
+            .search(&self.selfplay.search)
+            .validate_guided()
             .map_err(|e| format!("[bot] {e}"))?;
         bounds::at_least_one("keep_newest_generations", self.run.keep_newest_generations)
             .and(bounds::at_least_one(

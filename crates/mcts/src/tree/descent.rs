@@ -301,8 +301,12 @@ impl<G: Game> Tree<G> {
     fn expand(&mut self, node: NodeId, slot: usize, policy: &[f32]) {
         let state = &self.leaf_states[slot];
         state.legal_actions(&mut self.legal);
-        if self.config.skip_futile && self.legal.iter().any(|&a| !state.is_futile(a)) {
+        if self.config.skip_futile {
             self.legal.retain(|&a| !state.is_futile(a));
+            if self.legal.is_empty() {
+                // Nothing but futile moves: they are all there is to search.
+                state.legal_actions(&mut self.legal);
+            }
         }
         // Renormalised over the legal actions, so a network may spread mass over all actions.
         let total: f32 = self
