@@ -66,7 +66,8 @@ fn pig_trains_rates_and_exports_without_gtp_or_a_page() {
     let run = dir.path().join("run");
     let (config, run_arg) = (config.to_str().unwrap(), run.to_str().unwrap());
     let trained = succeeds(&["train", "--config", config, "--run", run_arg]);
-    assert!(trained.contains("stopped at generation"), "{trained}");
+    // The run stops at the generation asked for, however fast its trainer writes them.
+    assert!(trained.contains("stopped at generation 2 "), "{trained}");
 
     // Chance's outcomes are in the records, marked, with no search target.
     let shards: Vec<_> = std::fs::read_dir(run.join("shards"))

@@ -47,17 +47,25 @@ impl<G: Game> Entrant<G> for Fixed {
     }
 }
 
+/// Judges each new generation until the run stops. With `judge_last`, the newest generation
+/// is still judged once the run has stopped: a run that ends at a number of generations ends
+/// with that generation's matches, where one that ends at a time does not run past it.
 pub fn run_matches<G: Planes>(
     run: &RunDir,
     config: &EvaluationConfig,
     options: &G::Options,
     search: &SearchConfig,
     shared: &Shared,
+    judge_last: bool,
 ) -> Result<()> {
     let baseline = Fixed(config.baseline().map_err(anyhow::Error::msg)?);
     let mut considered = shared.generation.load(Ordering::Relaxed);
-    while !shared.stopping() {
+    loop {
+        let stopping = shared.stopping();
         let newest = shared.generation.load(Ordering::Relaxed);
+        if stopping && !(judge_last && newest > considered) {
+            break;
+        }
         if newest <= considered {
             std::thread::sleep(Duration::from_millis(200));
             continue;

@@ -240,7 +240,12 @@ impl<'a, G: Planes> Process<'a, G> {
                 })
                 .collect();
             drop(sender);
-            let trainer = trainer.map(|trainer| scope.spawn(move || trainer.run(shared)));
+            let trainer = trainer.map(|mut trainer| {
+                if let Limit::Generations(last) = limit {
+                    trainer.last_generation = Some(last);
+                }
+                scope.spawn(move || trainer.run(shared))
+            });
             let evaluation = &config.evaluation;
             let bot_search = config.bot.search(&config.selfplay.search);
             let matches =
@@ -252,6 +257,7 @@ impl<'a, G: Planes> Process<'a, G> {
                             &config.game,
                             &bot_search,
                             shared,
+                            matches!(limit, Limit::Generations(_)),
                         )
                     })
                 });
@@ -358,6 +364,7 @@ fn trainer_loop<'a, G: Planes>(
         started,
         publish: !config.evaluation.gating,
         retention: config.run.clone(),
+        last_generation: None,
     };
     Ok((trainer_loop, generation, step))
 }

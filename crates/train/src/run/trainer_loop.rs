@@ -37,6 +37,11 @@ pub struct TrainerLoop<'a, G: Planes> {
     pub publish: bool,
     /// Which generations stay on disk.
     pub retention: RunLimits,
+    /// The generation that ends the run, if a number of generations does. The trainer stops
+    /// the run itself once it has written it: the progress check looks only every quarter
+    /// second, and a fast trainer could otherwise write more, and drop the generations that
+    /// were asked for from the newest few kept.
+    pub last_generation: Option<u64>,
 }
 
 impl<G: Planes> TrainerLoop<'_, G> {
@@ -109,6 +114,12 @@ impl<G: Planes> TrainerLoop<'_, G> {
             if self.step.is_multiple_of(steps_per_generation) {
                 self.save_generation(shared)?;
                 saved_step = self.step;
+                if self
+                    .last_generation
+                    .is_some_and(|last| self.generation >= last)
+                {
+                    shared.stop.store(true, Ordering::Relaxed);
+                }
             }
         }
         if self.step > saved_step {
