@@ -20,7 +20,8 @@ pub struct Args {
     /// Stop after this many minutes (overrides the config's `run.minutes`).
     #[arg(long)]
     pub minutes: Option<f64>,
-    /// Stop once this generation is written (overrides the config's `run.generations`).
+    /// Stop once this generation is written and its evaluation matches are played (overrides
+    /// the config's `run.generations`).
     #[arg(long)]
     generations: Option<u64>,
 }

@@ -204,7 +204,8 @@ impl NetworkConfig {
 pub struct RunLimits {
     /// Stop after this many minutes of this process (0: no limit).
     pub minutes: f64,
-    /// Stop once this generation is written (0: no limit).
+    /// Stop once this generation is written and its evaluation matches are played (0: no
+    /// limit).
     pub generations: u64,
     /// Finished games per replay shard. Games finished since the last shard survive a kill in
     /// the journal, so this trades file count against nothing but listing cost.
