@@ -40,10 +40,10 @@ export async function openPage(script) {
   page.on("pageerror", (error) => problems.push(error.message));
   const state = async () => (await page.request.get(`${url}api/state`)).json();
   const moveCount = (n) => page.waitForFunction((n) => document.querySelectorAll("#moves li").length === n, n);
-  /** What `read()` gives once it equals `expected`, or what it gives after five seconds: the
+  /** What `read()` gives once it equals `expected`, or what it gives after 15 seconds: the
    *  server holds its new state before the page has drawn its answer to a click. */
   const drawnAs = async (read, expected) => {
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + 15_000;
     let seen = await read();
     while (!isDeepStrictEqual(seen, expected) && Date.now() < deadline) {
       await page.waitForTimeout(25);
