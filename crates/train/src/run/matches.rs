@@ -71,6 +71,11 @@ pub fn run_matches<G: Planes>(
             continue;
         }
         considered = newest;
+        let baseline_due =
+            config.every_generations > 0 && newest.is_multiple_of(config.every_generations);
+        if stopping && (config.gating || baseline_due) {
+            tracing::info!("the run has reached its last generation; judging it before it ends");
+        }
         let candidate = network(run, newest, search, config.visits);
         if config.gating {
             let best = run.latest_generation()?.unwrap_or(0);
@@ -97,7 +102,7 @@ pub fn run_matches<G: Planes>(
                 ],
             );
         }
-        if config.every_generations > 0 && newest.is_multiple_of(config.every_generations) {
+        if baseline_due {
             let score = score::<G>(options, &candidate, &baseline, config.games)?;
             let elo = arena::rating::elo_from_score(score.clamp(0.001, 0.999));
             tracing::info!(
