@@ -13,26 +13,26 @@ def seed(target, name, data):
     (folder / name).write_bytes(data if isinstance(data, bytes) else data.encode())
 
 
-# moves: a game-and-size byte (its remainder by 6: 0 Ghodak, 6 * (size - 5); 1 Ghast,
-# 6 * (size - 2) + 1; 2 Fakerghast, 6 * (size - 2 + 6 * (D - 1)) + 2; 3 Pig; 4 Vastuz,
-# 6 * (size - 2) + 4; 5 Qast, its side and a short round limit), the start position, then the
-# moves of a vector game. Fakerghast games under --fakes are not seeds:
-# the byte cannot say their variant.
+# moves: a game-and-size byte (its remainder by 7: 0 Ghodak, 7 * (size - 5); 1 Ghast,
+# 7 * (size - 2) + 1; 2 Fakerghast, 7 * (size - 2 + 6 * (D - 1)) + 2; 3 Pig, 7 * (target - 2) + 3;
+# 4 Vastuz, 7 * (size - 2) + 4; 5 Qast, its side and a short round limit; 6 Ghost Chess, a turn
+# limit), the start position, then the moves of a vector game. Fakerghast games under --fakes
+# are not seeds: the byte cannot say their variant.
+def option(words, flag, default=None):
+    return int(words[words.index(flag) + 1]) if flag in words else default
+
+
 def vector_seeds(path, prefix, selector):
     game = None
     for line in path.read_text().splitlines():
         if line.startswith("game "):
             words = line.split()
-            size = int(words[words.index("--size" if "--size" in words else "--side") + 1])
-            delay = int(words[words.index("--fakerghast") + 1]) if "--fakerghast" in words else 0
-            game = {"size": size, "delay": delay, "lines": []}
+            game = None if "--fakes" in words else {"words": words, "lines": []}
             number = words[1]
-            if "--fakes" in words:
-                game = None
         elif game is not None and line and not line.startswith("#"):
             if line.startswith("result") or line == "end" or len(game["lines"]) == 40:
                 text = "\n".join(game["lines"])
-                seed("moves", f"{prefix}-{number}", bytes([selector(game)]) + text.encode())
+                seed("moves", f"{prefix}-{number}", bytes([selector(game["words"])]) + text.encode())
                 game = None
             else:
                 # The start position whole, then only the move of each "move position" line.
@@ -40,18 +40,22 @@ def vector_seeds(path, prefix, selector):
 
 
 vector_seeds(root / "crates/ghast/tests/data/replay-vectors.txt", "ghast",
-             lambda game: 6 * (game["size"] - 2) + 1)
+             lambda words: 7 * (option(words, "--size") - 2) + 1)
 vector_seeds(root / "crates/ghodak/tests/data/replay-vectors.txt", "ghodak",
-             lambda game: 6 * (game["size"] - 5))
+             lambda words: 7 * (option(words, "--size") - 5))
 vector_seeds(root / "crates/ghast/tests/data/fakerghast-replay-vectors.txt", "fakerghast",
-             lambda game: 6 * (game["size"] - 2 + 6 * (game["delay"] - 1)) + 2)
+             lambda words: 7 * (option(words, "--size") - 2
+                                + 6 * (option(words, "--fakerghast") - 1)) + 2)
 vector_seeds(root / "crates/vastuz/tests/data/vastuz-replay.txt", "vastuz",
-             lambda game: 6 * (game["size"] - 2) + 4)
-# Qast: side 19 + 2 * (size % 11) from the byte's quotient; the vectors' own sides.
+             lambda words: 7 * (option(words, "--size") - 2) + 4)
+# Qast: side 19 + 2 * (q % 11) and a limit of 1 + q % 7 rounds, q the byte's quotient.
 vector_seeds(root / "crates/qast/tests/data/qast-replay.txt", "qast",
-             lambda game: 6 * ((game["size"] - 19) // 2) + 5)
-# Pig to 20 (target 2 + 18, selector 6 * 18 + 3): its position line is ignored.
-seed("moves", "pig", bytes([6 * 18 + 3]) + b"-\nroll\n4\nroll\n3\nhold\nroll\n1\nroll\n6\nroll\n6\nhold")
+             lambda words: 7 * ((option(words, "--side") - 19) // 2) + 5)
+# Ghost Chess: a limit of 1 + q % 40 turns; 36, the most a byte can say.
+vector_seeds(root / "crates/ghostchess/tests/data/ghostchess-replay.txt", "ghostchess",
+             lambda words: 7 * 35 + 6)
+# Pig to 20: its position line is ignored.
+seed("moves", "pig", bytes([7 * 18 + 3]) + b"-\nroll\n4\nroll\n3\nhold\nroll\n1\nroll\n6\nroll\n6\nhold")
 
 seed("rules", "ghast", "size=4\nwin-margin=5\nvetoes=1,2\nkomi=0.5\nmax_turns=40\n")
 seed("rules", "others", "size=9\nkomi=7.5\nmax_moves=100\nfakerghast=1\nfakes=1,1\ntarget=20\npie=0\nside=21\nblack_gold=0\nmax_rounds=30\n")
@@ -69,11 +73,21 @@ seed("checkpoint", "ghast-size4",
 for shard in sorted((root / "fuzz/seed-run/shards").glob("shard-*.bin"))[:3]:
     seed("shard", shard.name, shard.read_bytes())
 
-seed("gtp", "game", "boardsize 4\nkomi 0.5\nplay b d4:2\ngenmove w\nshowboard\n"
-     "ghast-position\nundo\nghast-analyze 8\nfinal_score\nlist_commands\nquit\n")
-seed("gtp", "position", "ghast-set_position 4/5/6/7/6/5/4 o 1\nghast-set_visits 4\ngenmove b\n")
-
-seed("http", "state", "GET\n/api/state\n\n")
-seed("http", "play", 'POST\n/api/play\n\n{"move": "a4:1"}')
-seed("http", "new", 'POST\n/api/new?x=1\n\n{"human": "blue", "visits": 4, "size": 3}')
-seed("http", "analyse", 'POST\n/api/analyse\n\n{"visits": 8}')
+# gtp and http: a game byte (its remainder by 6: 0 Ghast, 1 Fakerghast, 2 Ghodak, 3 Vastuz,
+# 4 Qast, 5 Ghost Chess), then the commands or the request.
+GAMES_WITH_A_PAGE = ["ghast", "fakerghast", "ghodak", "vastuz", "qast", "ghostchess"]
+seed("gtp", "ghast-game", b"\x00" + b"boardsize 4\nkomi 0.5\nplay b d4:2\ngenmove w\nshowboard\n"
+     b"ghast-position\nundo\nghast-analyze 8\nfinal_score\nlist_commands\nquit\n")
+seed("gtp", "ghast-position",
+     b"\x00" + b"ghast-set_position 4/5/6/7/6/5/4 o 1\nghast-set_visits 4\ngenmove b\n")
+seed("gtp", "ghodak-game", b"\x02" + b"boardsize 9\nkomi 7.5\nplay b e5\ngenmove w\nshowboard\n"
+     b"undo\nfinal_score\nlist_commands\n")
+for selector, name in enumerate(GAMES_WITH_A_PAGE):
+    seed("gtp", f"{name}-bot", bytes([selector]) + b"list_commands\ngenmove b\ngenmove w\n"
+         b"showboard\nundo\nfinal_score\nclear_board\nquit\n")
+    seed("http", f"{name}-state", bytes([selector]) + b"GET\n/api/state\n\n")
+    seed("http", f"{name}-bot", bytes([selector]) + b"POST\n/api/bot\n\n")
+    seed("http", f"{name}-analyse", bytes([selector]) + b'POST\n/api/analyse\n\n{"visits": 8}')
+seed("http", "ghast-play", b"\x00" + b'POST\n/api/play\n\n{"move": "a4:1"}')
+seed("http", "ghast-new", b"\x00" + b'POST\n/api/new?x=1\n\n{"human": "blue", "visits": 4, "size": 3}')
+seed("http", "ghodak-play", b"\x02" + b'POST\n/api/play\n\n{"move": "e5"}')

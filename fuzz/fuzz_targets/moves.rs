@@ -66,7 +66,10 @@ fuzz_target!(|data: &[u8]| {
                 ..ghast::RawFakerghastOptions::default()
             };
             if let Ok(options) = raw.validate() {
-                play_lines(from_position::<ghast::Fakerghast>(&options, position), moves);
+                play_lines(
+                    from_position::<ghast::Fakerghast>(&options, position),
+                    moves,
+                );
             }
         }
         3 => {

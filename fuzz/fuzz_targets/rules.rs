@@ -21,9 +21,15 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let rules: Vec<Rule> = text.lines().filter_map(|line| Rule::parse(line).ok()).collect();
+    let rules: Vec<Rule> = text
+        .lines()
+        .filter_map(|line| Rule::parse(line).ok())
+        .collect();
     apply::<ghast::GhastOptions>(&rules);
     apply::<ghast::FakerghastOptions>(&rules);
     apply::<ghodak::GhodakOptions>(&rules);
     apply::<pig::PigOptions>(&rules);
+    apply::<vastuz::VastuzOptions>(&rules);
+    apply::<qast::QastOptions>(&rules);
+    apply::<ghostchess::GhostChessOptions>(&rules);
 });
