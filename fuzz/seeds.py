@@ -64,8 +64,9 @@ seed("rules", "tables", "tile={ couplers = [2, 3], ranged = 0, receiver = 3 }\nf
 for config in (root / "configs").glob("*.toml"):
     seed("run_config", config.name, config.read_bytes())
 
+for settings in sorted((root / "models").glob("*/bot.toml")):
+    seed("bot_settings", settings.parent.name, settings.read_bytes())
 bot = root / "models/ghast-size4"
-seed("bot_settings", "bot.toml", (bot / "bot.toml").read_bytes())
 sidecar = (bot / "model.json").read_bytes()
 seed("checkpoint", "ghast-size4",
      struct.pack("<I", len(sidecar)) + sidecar + (bot / "model.safetensors").read_bytes())

@@ -1,14 +1,23 @@
 #![no_main]
 //! A bundle's `bot.toml`, which users edit by hand: any text is settings or an error naming
-//! the line, never a panic.
+//! the line, never a panic, read as every game's settings.
 
+use game::Game;
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
 
+fn parse<G: Game>(text: &str) {
+    let _ = play::BotSettings::parse::<G>(text, Path::new("bot.toml"));
+}
+
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        let path = Path::new("bot.toml");
-        let _ = play::BotSettings::parse::<ghast::Ghast>(text, path);
-        let _ = play::BotSettings::parse::<ghodak::Ghodak>(text, path);
+        parse::<ghast::Ghast>(text);
+        parse::<ghast::Fakerghast>(text);
+        parse::<ghodak::Ghodak>(text);
+        parse::<pig::Pig>(text);
+        parse::<vastuz::Vastuz>(text);
+        parse::<qast::Qast>(text);
+        parse::<ghostchess::GhostChess>(text);
     }
 });
