@@ -47,22 +47,23 @@ impl<G: Game> Entrant<G> for Fixed {
     }
 }
 
-/// Judges each new generation until the run stops. With `judge_last`, the newest generation
-/// is still judged once the run has stopped: a run that ends at a number of generations ends
-/// with that generation's matches, where one that ends at a time does not run past it.
+/// Judges each new generation until the run stops. A run that stops because it has written
+/// its `last_generation` still has that generation judged before it ends; one that ends at a
+/// time, or on an error, does not run past it.
 pub fn run_matches<G: Planes>(
     run: &RunDir,
     config: &EvaluationConfig,
     options: &G::Options,
     search: &SearchConfig,
     shared: &Shared,
-    judge_last: bool,
+    last_generation: Option<u64>,
 ) -> Result<()> {
     let baseline = Fixed(config.baseline().map_err(anyhow::Error::msg)?);
     let mut considered = shared.generation.load(Ordering::Relaxed);
     loop {
         let stopping = shared.stopping();
         let newest = shared.generation.load(Ordering::Relaxed);
+        let judge_last = last_generation.is_some_and(|last| newest >= last);
         if stopping && !(judge_last && newest > considered) {
             break;
         }

@@ -241,9 +241,7 @@ impl<'a, G: Planes> Process<'a, G> {
                 .collect();
             drop(sender);
             let trainer = trainer.map(|mut trainer| {
-                if let Limit::Generations(last) = limit {
-                    trainer.last_generation = Some(last);
-                }
+                trainer.last_generation = limit.last_generation();
                 scope.spawn(move || trainer.run(shared))
             });
             let evaluation = &config.evaluation;
@@ -257,7 +255,7 @@ impl<'a, G: Planes> Process<'a, G> {
                             &config.game,
                             &bot_search,
                             shared,
-                            matches!(limit, Limit::Generations(_)),
+                            limit.last_generation(),
                         )
                     })
                 });

@@ -24,6 +24,16 @@ pub enum Limit {
     None,
 }
 
+impl Limit {
+    /// The generation that ends the run, if a number of generations does.
+    pub fn last_generation(self) -> Option<u64> {
+        match self {
+            Limit::Generations(last) => Some(last),
+            Limit::Minutes(_) | Limit::None => None,
+        }
+    }
+}
+
 impl Progress {
     pub fn new(limit: Limit) -> Progress {
         let length = match limit {
