@@ -66,10 +66,10 @@ for config in (root / "configs").glob("*.toml"):
 
 for settings in sorted((root / "models").glob("*/bot.toml")):
     seed("bot_settings", settings.parent.name, settings.read_bytes())
-bot = root / "models/ghast-size4"
-sidecar = (bot / "model.json").read_bytes()
-seed("checkpoint", "ghast-size4",
-     struct.pack("<I", len(sidecar)) + sidecar + (bot / "model.safetensors").read_bytes())
+for bot in sorted(path.parent for path in (root / "models").glob("*/model.json")):
+    sidecar = (bot / "model.json").read_bytes()
+    seed("checkpoint", bot.name,
+         struct.pack("<I", len(sidecar)) + sidecar + (bot / "model.safetensors").read_bytes())
 
 for shard in sorted((root / "fuzz/seed-run/shards").glob("shard-*.bin"))[:3]:
     seed("shard", shard.name, shard.read_bytes())

@@ -1,11 +1,12 @@
 #![no_main]
 //! Checkpoints and bundles' weights (`--bot`, `ghast arena`, resume): a JSON sidecar and a
 //! safetensors file, either of which may be anything. Input: the sidecar's length as 4 bytes
-//! (little-endian, taken modulo the rest), the sidecar, then the weights.
+//! (little-endian, taken modulo the rest), the sidecar, then the weights. Loaded as every
+//! game's checkpoint: a sidecar names its game, and only that game's loader reads on.
 
-use ghast::GhastOptions;
+use game::Game;
 use libfuzzer_sys::fuzz_target;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 fn folder() -> &'static PathBuf {
@@ -18,6 +19,10 @@ fn folder() -> &'static PathBuf {
     .1
 }
 
+fn load<G: Game>(weights: &Path) {
+    let _ = nn::checkpoint::load::<G::Options>(weights, G::NAME, tch::Device::Cpu);
+}
+
 fuzz_target!(|data: &[u8]| {
     let Some((length, rest)) = data.split_first_chunk::<4>() else {
         return;
@@ -27,5 +32,11 @@ fuzz_target!(|data: &[u8]| {
     let weights_path = folder().join("model.safetensors");
     std::fs::write(nn::checkpoint::sidecar_path(&weights_path), sidecar).expect("write");
     std::fs::write(&weights_path, weights).expect("write");
-    let _ = nn::checkpoint::load::<GhastOptions>(&weights_path, "ghast", tch::Device::Cpu);
+    load::<ghast::Ghast>(&weights_path);
+    load::<ghast::Fakerghast>(&weights_path);
+    load::<ghodak::Ghodak>(&weights_path);
+    load::<pig::Pig>(&weights_path);
+    load::<vastuz::Vastuz>(&weights_path);
+    load::<qast::Qast>(&weights_path);
+    load::<ghostchess::GhostChess>(&weights_path);
 });

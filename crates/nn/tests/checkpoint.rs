@@ -153,6 +153,38 @@ fn mismatched_architecture_is_an_error() {
     assert!(text.contains("missing tensor `tower.2."), "{text}");
 }
 
+/// A sidecar that claims a layer no unit wide, or one wider than any tower, is refused before
+/// a network is built from it (libtorch cannot initialise a layer fed by nothing: the fuzzer
+/// found `global_pool_channels: 0` crashing the loader).
+#[test]
+fn impossible_architectures_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = saved(&tiny_network(), dir.path(), "model");
+    let original = fs::read_to_string(sidecar_path(&path)).unwrap();
+    for (field, value, says) in [
+        (
+            "global_pool_channels",
+            "0",
+            "global_pool_channels = 0: expected 1 to 1024",
+        ),
+        ("value_hidden", "0", "value_hidden = 0"),
+        ("policy_channels", "0", "policy_channels = 0"),
+        ("input_channels", "100000", "input_channels = 100000"),
+        ("blocks", "0", "0 blocks"),
+        ("global_actions", "1000000", "global_actions = 1000000"),
+    ] {
+        let mut sidecar: serde_json::Value = serde_json::from_str(&original).unwrap();
+        sidecar["architecture"][field] = serde_json::from_str(value).unwrap();
+        fs::write(sidecar_path(&path), sidecar.to_string()).unwrap();
+        let (error, text) = message(load(&path), &sidecar_path(&path));
+        assert!(
+            matches!(error, NetError::Sidecar(SidecarError::Architecture { .. })),
+            "{field}: {text}"
+        );
+        assert!(text.contains(says), "{field}: {text}");
+    }
+}
+
 #[test]
 fn weights_need_the_safetensors_extension() {
     let path = PathBuf::from("model.pt");

@@ -181,7 +181,50 @@ impl FromStr for NetSize {
     }
 }
 
+/// Most actions outside the board a policy head may have: far more than any game here.
+const MAX_GLOBAL_ACTIONS: usize = 65_536;
+
 impl NetConfig {
+    /// Checks what a sidecar claims before a network is built from it: every layer at least
+    /// one unit wide (a layer fed by none cannot even be initialised) and none wider than a
+    /// tower may be, so that a corrupt sidecar is an error, never a crash in libtorch.
+    pub fn validate(&self) -> Result<(), String> {
+        NetSize {
+            blocks: self.blocks,
+            channels: self.channels,
+        }
+        .validate()?;
+        for (field, value) in [
+            ("input_channels", self.input_channels),
+            ("global_pool_channels", self.global_pool_channels),
+            ("policy_channels", self.policy_channels),
+            ("value_channels", self.value_channels),
+            ("value_hidden", self.value_hidden),
+        ] {
+            if !(1..=MAX_CHANNELS).contains(&value) {
+                return Err(format!("{field} = {value}: expected 1 to {MAX_CHANNELS}"));
+            }
+        }
+        if self.spatial_planes > MAX_CHANNELS {
+            return Err(format!(
+                "spatial_planes = {}: expected at most {MAX_CHANNELS}",
+                self.spatial_planes
+            ));
+        }
+        if self.global_actions > MAX_GLOBAL_ACTIONS {
+            return Err(format!(
+                "global_actions = {}: expected at most {MAX_GLOBAL_ACTIONS}",
+                self.global_actions
+            ));
+        }
+        if self.spatial_planes + self.global_actions == 0 {
+            return Err(
+                "spatial_planes and global_actions are both 0: a policy of no actions".into(),
+            );
+        }
+        Ok(())
+    }
+
     /// The preset's tower and heads for a game's planes and policy layout.
     pub fn preset(preset: Preset, input_channels: usize, layout: PolicyLayout) -> NetConfig {
         NetConfig::sized(preset.size(), input_channels, layout)

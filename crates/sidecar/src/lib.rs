@@ -49,6 +49,9 @@ pub enum SidecarError {
         expected: String,
     },
 
+    #[error("{}: not a network this build can make: {reason}", path.display())]
+    Architecture { path: PathBuf, reason: String },
+
     #[error("{}: game options do not fit this game: {source}", path.display())]
     GameOptions {
         path: PathBuf,
@@ -177,6 +180,13 @@ pub fn describe<O: DeserializeOwned>(
             expected: game.to_owned(),
         });
     }
+    sidecar
+        .architecture
+        .validate()
+        .map_err(|reason| SidecarError::Architecture {
+            path: path.clone(),
+            reason,
+        })?;
     let game_options = serde_json::from_value(sidecar.game_options)
         .map_err(|source| SidecarError::GameOptions { path, source })?;
     Ok(Description {
