@@ -3,6 +3,7 @@
 //! the line, never a panic, read as every game's settings.
 
 use game::Game;
+use ghast_fuzz::for_every_game;
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
 
@@ -12,12 +13,6 @@ fn parse<G: Game>(text: &str) {
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        parse::<ghast::Ghast>(text);
-        parse::<ghast::Fakerghast>(text);
-        parse::<ghodak::Ghodak>(text);
-        parse::<pig::Pig>(text);
-        parse::<vastuz::Vastuz>(text);
-        parse::<qast::Qast>(text);
-        parse::<ghostchess::GhostChess>(text);
+        for_every_game!(parse(text));
     }
 });

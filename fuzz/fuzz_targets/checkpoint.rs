@@ -5,6 +5,7 @@
 //! game's checkpoint: a sidecar names its game, and only that game's loader reads on.
 
 use game::Game;
+use ghast_fuzz::for_every_game;
 use libfuzzer_sys::fuzz_target;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -32,11 +33,5 @@ fuzz_target!(|data: &[u8]| {
     let weights_path = folder().join("model.safetensors");
     std::fs::write(nn::checkpoint::sidecar_path(&weights_path), sidecar).expect("write");
     std::fs::write(&weights_path, weights).expect("write");
-    load::<ghast::Ghast>(&weights_path);
-    load::<ghast::Fakerghast>(&weights_path);
-    load::<ghodak::Ghodak>(&weights_path);
-    load::<pig::Pig>(&weights_path);
-    load::<vastuz::Vastuz>(&weights_path);
-    load::<qast::Qast>(&weights_path);
-    load::<ghostchess::GhostChess>(&weights_path);
+    for_every_game!(load(&weights_path));
 });

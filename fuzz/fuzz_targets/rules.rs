@@ -4,16 +4,16 @@
 //! options the game accepts or an error. Input: one `key=value` rule per line, applied to
 //! each game's default options.
 
+use game::Game;
 use game::rules::{Rule, with_rules};
+use ghast_fuzz::for_every_game;
 use libfuzzer_sys::fuzz_target;
-use serde::Serialize;
-use serde::de::DeserializeOwned;
 
-fn apply<O: Serialize + DeserializeOwned + Default>(rules: &[Rule]) {
-    if let Ok(options) = with_rules(&O::default(), rules) {
+fn apply<G: Game>(rules: &[Rule]) {
+    if let Ok(options) = with_rules(&G::Options::default(), rules) {
         // What was accepted writes back and reads again as the same options.
-        let again: O = with_rules(&options, &[]).expect("accepted options read again");
-        let _ = again;
+        let again: G::Options = with_rules(&options, &[]).expect("accepted options read again");
+        assert_eq!(again, options, "{} options read back differently", G::NAME);
     }
 }
 
@@ -25,11 +25,5 @@ fuzz_target!(|data: &[u8]| {
         .lines()
         .filter_map(|line| Rule::parse(line).ok())
         .collect();
-    apply::<ghast::GhastOptions>(&rules);
-    apply::<ghast::FakerghastOptions>(&rules);
-    apply::<ghodak::GhodakOptions>(&rules);
-    apply::<pig::PigOptions>(&rules);
-    apply::<vastuz::VastuzOptions>(&rules);
-    apply::<qast::QastOptions>(&rules);
-    apply::<ghostchess::GhostChessOptions>(&rules);
+    for_every_game!(apply(&rules));
 });

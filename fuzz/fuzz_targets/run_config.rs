@@ -3,21 +3,16 @@
 //! naming what is wrong, never a panic, read as every game's configuration (the binary picks
 //! the game from `[game] name` and reads the rest with its options).
 
+use game::Game;
+use ghast_fuzz::for_every_game;
 use libfuzzer_sys::fuzz_target;
-use serde::de::DeserializeOwned;
 
-fn parse<O: DeserializeOwned>(text: &str) {
-    let _ = train::RunConfig::<O>::parse(text);
+fn parse<G: Game>(text: &str) {
+    let _ = train::RunConfig::<G::Options>::parse(text);
 }
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        parse::<ghast::GhastOptions>(text);
-        parse::<ghast::FakerghastOptions>(text);
-        parse::<ghodak::GhodakOptions>(text);
-        parse::<pig::PigOptions>(text);
-        parse::<vastuz::VastuzOptions>(text);
-        parse::<qast::QastOptions>(text);
-        parse::<ghostchess::GhostChessOptions>(text);
+        for_every_game!(parse(text));
     }
 });
