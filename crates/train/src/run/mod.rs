@@ -240,10 +240,8 @@ impl<'a, G: Planes> Process<'a, G> {
                 })
                 .collect();
             drop(sender);
-            let trainer = trainer.map(|mut trainer| {
-                trainer.last_generation = limit.last_generation();
-                scope.spawn(move || trainer.run(shared))
-            });
+            let trainer = trainer
+                .map(|trainer| scope.spawn(move || trainer.run(shared, limit.last_generation())));
             let evaluation = &config.evaluation;
             let bot_search = config.bot.search(&config.selfplay.search);
             let matches =
@@ -362,7 +360,6 @@ fn trainer_loop<'a, G: Planes>(
         started,
         publish: !config.evaluation.gating,
         retention: config.run.clone(),
-        last_generation: None,
     };
     Ok((trainer_loop, generation, step))
 }

@@ -37,15 +37,14 @@ pub struct TrainerLoop<'a, G: Planes> {
     pub publish: bool,
     /// Which generations stay on disk.
     pub retention: RunLimits,
-    /// The generation that ends the run, if a number of generations does. The trainer stops
-    /// the run itself once it has written it: the progress check looks only every quarter
-    /// second, and a fast trainer could otherwise write more, and drop the generations that
-    /// were asked for from the newest few kept.
-    pub last_generation: Option<u64>,
 }
 
 impl<G: Planes> TrainerLoop<'_, G> {
-    pub fn run(mut self, shared: &Shared) -> Result<()> {
+    /// Trains until the run stops. With `last_generation`, the generation that ends the run,
+    /// the trainer stops the run itself once it has written it: the progress check looks only
+    /// every quarter second, and a fast trainer could otherwise write more, and drop the
+    /// generations that were asked for from the newest few kept.
+    pub fn run(mut self, shared: &Shared, last_generation: Option<u64>) -> Result<()> {
         self.window.refresh()?;
         let mut last_refresh = Instant::now();
         let mut failing = false;
@@ -114,10 +113,7 @@ impl<G: Planes> TrainerLoop<'_, G> {
             if self.step.is_multiple_of(steps_per_generation) {
                 self.save_generation(shared)?;
                 saved_step = self.step;
-                if self
-                    .last_generation
-                    .is_some_and(|last| self.generation >= last)
-                {
+                if last_generation.is_some_and(|last| self.generation >= last) {
                     shared.stop.store(true, Ordering::Relaxed);
                 }
             }
