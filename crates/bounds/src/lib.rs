@@ -51,6 +51,21 @@ pub fn finite<T: Into<f64> + Copy + Display>(name: &str, value: T) -> Checked {
     check(name, &value, number.is_finite(), "a finite number")
 }
 
+/// A count from `low` to `high`, both included (network widths read from a file).
+pub fn within(name: &str, value: usize, low: usize, high: usize) -> Checked {
+    check(
+        name,
+        &value,
+        (low..=high).contains(&value),
+        &format!("{low} to {high}"),
+    )
+}
+
+/// A count of at most `high`.
+pub fn at_most(name: &str, value: usize, high: usize) -> Checked {
+    check(name, &value, value <= high, &format!("at most {high}"))
+}
+
 fn check(name: &str, value: &dyn Display, holds: bool, expected: &str) -> Checked {
     if holds {
         Ok(())
@@ -69,6 +84,16 @@ mod tests {
         assert_eq!(
             at_least_one("workers", 0usize),
             Err("workers = 0: expected at least 1".into())
+        );
+        assert_eq!(within("channels", 16, 1, 1024), Ok(()));
+        assert_eq!(
+            within("channels", 0, 1, 1024),
+            Err("channels = 0: expected 1 to 1024".into())
+        );
+        assert_eq!(at_most("actions", 3, 3), Ok(()));
+        assert_eq!(
+            at_most("actions", 4, 3),
+            Err("actions = 4: expected at most 3".into())
         );
         assert_eq!(positive("learning_rate", 0.02f32), Ok(()));
         assert_eq!(

@@ -201,22 +201,10 @@ impl NetConfig {
             ("value_channels", self.value_channels),
             ("value_hidden", self.value_hidden),
         ] {
-            if !(1..=MAX_CHANNELS).contains(&value) {
-                return Err(format!("{field} = {value}: expected 1 to {MAX_CHANNELS}"));
-            }
+            bounds::within(field, value, 1, MAX_CHANNELS)?;
         }
-        if self.spatial_planes > MAX_CHANNELS {
-            return Err(format!(
-                "spatial_planes = {}: expected at most {MAX_CHANNELS}",
-                self.spatial_planes
-            ));
-        }
-        if self.global_actions > MAX_GLOBAL_ACTIONS {
-            return Err(format!(
-                "global_actions = {}: expected at most {MAX_GLOBAL_ACTIONS}",
-                self.global_actions
-            ));
-        }
+        bounds::at_most("spatial_planes", self.spatial_planes, MAX_CHANNELS)?;
+        bounds::at_most("global_actions", self.global_actions, MAX_GLOBAL_ACTIONS)?;
         if self.spatial_planes + self.global_actions == 0 {
             return Err(
                 "spatial_planes and global_actions are both 0: a policy of no actions".into(),
