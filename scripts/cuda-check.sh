@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The CUDA path in one go, on a machine with an NVIDIA GPU and PyTorch 2.11 installed: the
-# network's forward rate on CPU and GPU, self-play through the inference server, and short
-# `ghast train` runs on configs/standard.toml and configs/small.toml. Output goes to OUT
+# network's forward rate on CPU and GPU, self-play through the inference server (one batch in
+# flight per worker, the design before pipelining, beside the config's two), the same loop on
+# the simulated H100 for comparison, and short `ghast train` runs on configs/standard.toml and
+# configs/small.toml. Output goes to OUT
 # (default: cuda-check/), the tables last on stdout.
 #
 #   bash scripts/cuda-check.sh [GHAST_BINARY]    # default: target/release/ghast
@@ -38,11 +40,16 @@ step "forward rate, ghast size 6 (small, standard nets)" \
 step "forward rate, ghodak 9x9 (4x32, standard nets)" "$out/nn-ghodak.json" "$out/nn-ghodak.log" \
     "$ghast" bench nn --game ghodak --size 9 --net 4x32,standard --batch 1,64,256,1024 --seconds 2 --json
 for workers in 4 12; do
-    step "self-play through the server, configs/standard.toml, $workers workers" \
-        "$out/selfplay-w$workers.json" "$out/selfplay-w$workers.log" \
-        "$ghast" bench selfplay --config configs/standard.toml --inference server \
-        --workers "$workers" --seconds 15 --json
+    for batches in 1 2; do
+        step "self-play through the server, configs/standard.toml, $workers workers, $batches batch(es) in flight" \
+            "$out/selfplay-w$workers-b$batches.json" "$out/selfplay-w$workers-b$batches.log" \
+            "$ghast" bench selfplay --config configs/standard.toml --inference server \
+            --workers "$workers" --batches-in-flight "$batches" --seconds 15 --json
+    done
 done
+step "self-play on the simulated H100, configs/standard.toml, 4 workers" \
+    "$out/selfplay-sim-w4.json" "$out/selfplay-sim-w4.log" \
+    "$ghast" bench selfplay --config configs/standard.toml --device sim --workers 4 --seconds 15 --json
 step "ghast train --config configs/standard.toml --minutes 2.5" /dev/null "$out/train-standard.log" \
     "$ghast" train --config configs/standard.toml --run /tmp/cuda-standard --minutes 2.5
 step "ghast train --config configs/small.toml --minutes 1.5" /dev/null "$out/train-small.log" \

@@ -417,7 +417,7 @@ fn self_play_threads_can_share_one_network_through_an_inference_server() {
         "{stderr}"
     );
     // How much the server merges depends on scheduling (crates/nn's server test makes it
-    // certain with a barrier); the run reports the figure.
+    // certain with a simulated device); the run reports the figure.
     let merged: f64 = stderr
         .split("the inference server ran ")
         .nth(1)
@@ -426,4 +426,50 @@ fn self_play_threads_can_share_one_network_through_an_inference_server() {
         .unwrap_or_else(|| panic!("no batch figure in {stderr}"));
     assert!(merged >= 1.0, "{merged} positions per pass");
     assert!(!files(&run.join("models"), "gen-0003").is_empty());
+}
+
+/// `--device sim`: self-play runs through the inference server on a simulated accelerator
+/// (the trainer on the CPU), and the run trains to its checkpoints as on a real device.
+#[test]
+fn a_run_on_a_simulated_device_trains_to_a_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let output = ghast()
+        .args([
+            "train",
+            "--config",
+            "configs/tiny.toml",
+            "--generations",
+            "2",
+        ])
+        .args(["--device", "sim:0.5,2", "--run"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("through an inference server on sim:0.5,2, 2 batches in flight each"),
+        "{stderr}"
+    );
+    assert!(!files(&run.join("models"), "gen-0002").is_empty());
+
+    let output = ghast()
+        .args([
+            "train",
+            "--config",
+            "configs/tiny.toml",
+            "--device",
+            "sim:0.5",
+        ])
+        .arg("--run")
+        .arg(dir.path().join("refused"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("\"sim:0.5\": expected sim:A_MS,B_US"),
+        "{stderr}"
+    );
 }

@@ -21,6 +21,15 @@ pub struct Args {
     /// Stop after this many minutes [default: run until stopped].
     #[arg(long)]
     minutes: Option<f64>,
+    /// Where self-play's network runs: `auto` (the first CUDA device if there is one, else
+    /// the CPU), `cpu`, `cuda`, `cuda:N`, or `sim`: a simulated accelerator that holds each
+    /// batch of n positions for A + B*n (the H100's figures for the standard net on size 6,
+    /// 3 ms + 7.13 us a position, unless `sim:A_MS,B_US` says otherwise) and answers with a
+    /// fixed function of the position, costing no CPU; everything else runs for real, so
+    /// the loop can be measured as a GPU would drive it on any machine. The trainer runs on
+    /// the best libtorch device either way.
+    #[arg(long, default_value = "auto")]
+    pub device: nn::DeviceChoice,
 }
 
 /// How often a process that started before its learner looks for the run's configuration.
@@ -103,8 +112,14 @@ impl GameWork for SelfplayGame<'_> {
             }
             None => Limit::None,
         };
-        let summary = train::train::<G>(self.run, &config, limit, Role::SelfPlay(self.store))
-            .with_context(|| format!("self-play in {}", self.run.root().display()))?;
+        let summary = train::train::<G>(
+            self.run,
+            &config,
+            limit,
+            Role::SelfPlay(self.store),
+            self.args.device,
+        )
+        .with_context(|| format!("self-play in {}", self.run.root().display()))?;
         println!(
             "stopped after {} games ({} positions) with generation {}; games not yet stored stay in {}",
             summary.games,

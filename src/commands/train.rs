@@ -24,6 +24,15 @@ pub struct Args {
     /// the config's `run.generations`).
     #[arg(long)]
     generations: Option<u64>,
+    /// Where self-play's network runs: `auto` (the first CUDA device if there is one, else
+    /// the CPU), `cpu`, `cuda`, `cuda:N`, or `sim`: a simulated accelerator that holds each
+    /// batch of n positions for A + B*n (the H100's figures for the standard net on size 6,
+    /// 3 ms + 7.13 us a position, unless `sim:A_MS,B_US` says otherwise) and answers with a
+    /// fixed function of the position, costing no CPU; everything else runs for real, so
+    /// the loop can be measured as a GPU would drive it on any machine. The trainer runs on
+    /// the best libtorch device either way.
+    #[arg(long, default_value = "auto")]
+    pub device: nn::DeviceChoice,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -99,7 +108,7 @@ fn train_game<G: Planes>(
     } else {
         Limit::None
     };
-    let summary = train::train::<G>(run, &config, limit, role)
+    let summary = train::train::<G>(run, &config, limit, role, args.device)
         .with_context(|| format!("training run {}", run.root().display()))?;
     let bot = export_bot::<G>(run, &config)?;
     println!(

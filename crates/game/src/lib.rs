@@ -19,7 +19,7 @@ pub mod vectors;
 mod view;
 
 pub use chance::{ChanceStream, draw_outcome, mix64, splitmix64};
-pub use evaluate::{Evaluation, Evaluator};
+pub use evaluate::{Evaluation, Evaluator, Inline, PipelinedEvaluator};
 pub use gtp::{GtpGame, colour_name, final_score_text, resigned_score_text};
 pub use intern::intern;
 pub use outcome::Outcome;

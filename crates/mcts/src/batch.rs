@@ -1,14 +1,20 @@
 use crate::tree::Tree;
 use game::Game;
-use game::{Evaluation, Evaluator};
+use game::{Evaluation, Evaluator, PipelinedEvaluator};
 
 /// Runs search steps over many trees with one evaluator call per step, and keeps the buffers
 /// of that call from step to step so a step allocates nothing once they have grown.
+///
+/// A step is [`Batch::step`] with an [`Evaluator`], or, to keep the batch in flight while the
+/// caller does other work, [`Batch::submit`] and later [`Batch::receive`] with a
+/// [`PipelinedEvaluator`]; the trees must not be touched in between.
 #[derive(Debug)]
 pub struct Batch<G: Game> {
     /// Always empty between steps; only its allocation is kept (see [`recycle`]).
     positions: Vec<&'static G>,
     evaluations: Vec<Evaluation>,
+    /// Positions of the batch submitted and not yet received.
+    in_flight: Option<usize>,
 }
 
 impl<G: Game> Default for Batch<G> {
@@ -16,6 +22,7 @@ impl<G: Game> Default for Batch<G> {
         Self {
             positions: Vec::new(),
             evaluations: Vec::new(),
+            in_flight: None,
         }
     }
 }
@@ -33,6 +40,54 @@ impl<G: Game> Batch<G> {
         trees: &mut [Tree<G>],
         evaluator: &mut E,
     ) -> usize {
+        let count = self.collect(trees, |positions, evaluations| {
+            evaluator.evaluate(positions, evaluations)
+        });
+        self.finish(trees, count);
+        count
+    }
+
+    /// The first half of a step: every tree that is not done walks to its new leaves, which
+    /// go to `evaluator` in one batch (none when every tree is done). Returns their number.
+    pub fn submit<E: PipelinedEvaluator<G> + ?Sized>(
+        &mut self,
+        trees: &mut [Tree<G>],
+        evaluator: &mut E,
+    ) -> usize {
+        assert!(self.in_flight.is_none(), "one batch in flight at a time");
+        let count = self.collect(trees, |positions, _| evaluator.submit(positions));
+        self.in_flight = Some(count);
+        count
+    }
+
+    /// The second half: waits for the batch [`Batch::submit`] sent (if it sent one), and
+    /// each tree expands its leaves and backs their values up. Returns the positions it
+    /// evaluated.
+    pub fn receive<E: PipelinedEvaluator<G> + ?Sized>(
+        &mut self,
+        trees: &mut [Tree<G>],
+        evaluator: &mut E,
+    ) -> usize {
+        let count = self.in_flight.take().expect("receive follows a submit");
+        if count > 0 {
+            evaluator.receive(&mut self.evaluations[..count]);
+            self.finish(trees, count);
+        }
+        count
+    }
+
+    /// Whether a submitted batch waits to be received.
+    pub fn is_in_flight(&self) -> bool {
+        self.in_flight.is_some()
+    }
+
+    /// Walks every tree that is not done to its leaves and hands them to `send` with room for
+    /// their evaluations, unless there are none; returns their number.
+    fn collect(
+        &mut self,
+        trees: &mut [Tree<G>],
+        send: impl FnOnce(&[&G], &mut [Evaluation]),
+    ) -> usize {
         let count: usize = trees
             .iter_mut()
             .filter(|tree| !tree.is_done())
@@ -44,12 +99,16 @@ impl<G: Game> Batch<G> {
         if self.evaluations.len() < count {
             self.evaluations.resize_with(count, Evaluation::default);
         }
-        let evaluations = &mut self.evaluations[..count];
         let mut positions = recycle(std::mem::take(&mut self.positions));
         positions.extend(trees.iter().flat_map(|tree| tree.pending_states()));
-        evaluator.evaluate(&positions, evaluations);
+        send(&positions, &mut self.evaluations[..count]);
         self.positions = recycle(positions);
+        count
+    }
 
+    /// Hands the first `count` evaluations to the trees whose leaves they are, in order.
+    fn finish(&mut self, trees: &mut [Tree<G>], count: usize) {
+        let evaluations = &self.evaluations[..count];
         let mut offset = 0;
         for tree in trees.iter_mut() {
             let pending = tree.pending_count();
@@ -58,7 +117,6 @@ impl<G: Game> Batch<G> {
                 offset += pending;
             }
         }
-        count
     }
 
     /// Steps until every tree is done.

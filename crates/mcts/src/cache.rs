@@ -4,7 +4,8 @@
 
 use crate::batch::recycle;
 use game::Game;
-use game::{Evaluation, Evaluator};
+use game::{Evaluation, Evaluator, PipelinedEvaluator};
+use std::collections::VecDeque;
 
 /// An [`Evaluator`] that answers repeated positions from a fixed-size table and sends only
 /// the others to the evaluator it wraps.
@@ -27,6 +28,9 @@ pub struct CachedEvaluator<E> {
     miss_out: Vec<Evaluation>,
     positions: Vec<&'static ()>,
     stats: CacheStats,
+    /// Batches submitted through [`PipelinedEvaluator`] and not yet received, oldest first.
+    in_flight: VecDeque<InFlight>,
+    spare_in_flight: Vec<InFlight>,
 }
 
 /// Lookups and hits since the cache was made or its statistics were taken.
@@ -61,12 +65,18 @@ impl<E> CachedEvaluator<E> {
             miss_out: Vec::new(),
             positions: Vec::new(),
             stats: CacheStats::default(),
+            in_flight: VecDeque::new(),
+            spare_in_flight: Vec::new(),
         }
     }
 
     /// Swaps in a new evaluator (a new network generation) and forgets every entry, keeping
-    /// the table's memory.
+    /// the table's memory. No batch may be in flight.
     pub fn replace_inner(&mut self, inner: E) {
+        assert!(
+            self.in_flight.is_empty(),
+            "a batch in flight would be received from the new evaluator"
+        );
         self.inner = inner;
         self.keys.fill(EMPTY);
     }
@@ -103,55 +113,151 @@ fn stored_key(hash: u64) -> u64 {
     if hash == EMPTY { EMPTY_STAND_IN } else { hash }
 }
 
-impl<G: Game, E: Evaluator<G>> Evaluator<G> for CachedEvaluator<E> {
-    fn evaluate(&mut self, positions: &[&G], out: &mut [Evaluation]) {
+impl<E> CachedEvaluator<E> {
+    /// Looks every position up, handing each hit to `hit` with its index and its slot, and
+    /// leaves the indices of the misses in `misses`.
+    fn look_up<G: Game>(
+        &mut self,
+        positions: &[&G],
+        misses: &mut Vec<usize>,
+        mut hit: impl FnMut(&Self, usize, usize),
+    ) {
+        misses.clear();
         let Some(first) = positions.first() else {
             return;
         };
         if self.num_actions != first.num_actions() {
             self.allocate(first.num_actions());
         }
-        let n = self.num_actions;
-        self.misses.clear();
-        for (index, (position, evaluation)) in positions.iter().zip(out.iter_mut()).enumerate() {
+        for (index, position) in positions.iter().enumerate() {
             let key = stored_key(position.hash());
             let slot = slot(key, self.entries);
             if self.keys[slot] == key {
-                evaluation.policy.clear();
-                evaluation
-                    .policy
-                    .extend_from_slice(&self.policies[slot * n..][..n]);
-                evaluation.value = self.values[slot];
-                evaluation.lead = self.leads[slot];
+                hit(self, index, slot);
             } else {
-                self.misses.push(index);
+                misses.push(index);
             }
         }
         self.stats.lookups += positions.len() as u64;
-        self.stats.hits += (positions.len() - self.misses.len()) as u64;
-        if self.misses.is_empty() {
-            return;
+        self.stats.hits += (positions.len() - misses.len()) as u64;
+    }
+
+    /// Writes the entry in `slot` into `evaluation`.
+    fn read(&self, slot: usize, evaluation: &mut Evaluation) {
+        let n = self.num_actions;
+        evaluation.policy.clear();
+        evaluation
+            .policy
+            .extend_from_slice(&self.policies[slot * n..][..n]);
+        evaluation.value = self.values[slot];
+        evaluation.lead = self.leads[slot];
+    }
+
+    /// Remembers `evaluation` for the position whose hash is `hash`.
+    fn store(&mut self, hash: u64, evaluation: &Evaluation) {
+        let n = self.num_actions;
+        let key = stored_key(hash);
+        let slot = slot(key, self.entries);
+        self.keys[slot] = key;
+        self.values[slot] = evaluation.value;
+        self.leads[slot] = evaluation.lead;
+        let stored = &mut self.policies[slot * n..][..n];
+        stored.fill(0.0);
+        let len = evaluation.policy.len().min(n);
+        stored[..len].copy_from_slice(&evaluation.policy[..len]);
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Evaluator<G> for CachedEvaluator<E> {
+    fn evaluate(&mut self, positions: &[&G], out: &mut [Evaluation]) {
+        let mut misses = std::mem::take(&mut self.misses);
+        self.look_up(positions, &mut misses, |cache, index, slot| {
+            cache.read(slot, &mut out[index]);
+        });
+        if !misses.is_empty() {
+            let mut missed: Vec<&G> = recycle(std::mem::take(&mut self.positions));
+            missed.extend(misses.iter().map(|&index| positions[index]));
+            if self.miss_out.len() < missed.len() {
+                self.miss_out.resize_with(missed.len(), Evaluation::default);
+            }
+            self.inner
+                .evaluate(&missed, &mut self.miss_out[..missed.len()]);
+            let mut miss_out = std::mem::take(&mut self.miss_out);
+            for (evaluation, &index) in miss_out.iter_mut().zip(&misses) {
+                self.store(positions[index].hash(), evaluation);
+                std::mem::swap(&mut out[index], evaluation);
+            }
+            self.miss_out = miss_out;
+            self.positions = recycle(missed);
         }
-        let mut missed: Vec<&G> = recycle(std::mem::take(&mut self.positions));
-        missed.extend(self.misses.iter().map(|&index| positions[index]));
-        if self.miss_out.len() < missed.len() {
-            self.miss_out.resize_with(missed.len(), Evaluation::default);
+        self.misses = misses;
+    }
+}
+
+/// A batch the cache has looked up and whose misses are in flight in the evaluator it wraps.
+#[derive(Debug, Default)]
+struct InFlight {
+    /// Each position's hash, to store its evaluation under.
+    hashes: Vec<u64>,
+    /// Indices of the positions sent on.
+    misses: Vec<usize>,
+    /// The answers to the hits, read when the batch was looked up (a later batch may
+    /// overwrite their slots before this one is received).
+    answers: Vec<Evaluation>,
+}
+
+impl<G: Game, E: PipelinedEvaluator<G>> PipelinedEvaluator<G> for CachedEvaluator<E> {
+    fn submit(&mut self, positions: &[&G]) {
+        let mut batch = self.spare_in_flight.pop().unwrap_or_default();
+        batch.hashes.clear();
+        batch
+            .hashes
+            .extend(positions.iter().map(|position| position.hash()));
+        batch
+            .answers
+            .resize_with(positions.len(), Evaluation::default);
+        let InFlight {
+            misses, answers, ..
+        } = &mut batch;
+        self.look_up(positions, misses, |cache, index, slot| {
+            cache.read(slot, &mut answers[index]);
+        });
+        if !batch.misses.is_empty() {
+            let mut missed: Vec<&G> = recycle(std::mem::take(&mut self.positions));
+            missed.extend(batch.misses.iter().map(|&index| positions[index]));
+            self.inner.submit(&missed);
+            self.positions = recycle(missed);
         }
-        self.inner
-            .evaluate(&missed, &mut self.miss_out[..missed.len()]);
-        for (evaluation, &index) in self.miss_out.iter_mut().zip(&self.misses) {
-            let key = stored_key(positions[index].hash());
-            let slot = slot(key, self.entries);
-            self.keys[slot] = key;
-            self.values[slot] = evaluation.value;
-            self.leads[slot] = evaluation.lead;
-            let stored = &mut self.policies[slot * n..][..n];
-            stored.fill(0.0);
-            let len = evaluation.policy.len().min(n);
-            stored[..len].copy_from_slice(&evaluation.policy[..len]);
-            std::mem::swap(&mut out[index], evaluation);
+        self.in_flight.push_back(batch);
+    }
+
+    fn receive(&mut self, out: &mut [Evaluation]) {
+        let mut batch = self
+            .in_flight
+            .pop_front()
+            .expect("receive follows a submit");
+        assert_eq!(
+            batch.answers.len(),
+            out.len(),
+            "one evaluation per position"
+        );
+        for (out, answer) in out.iter_mut().zip(&mut batch.answers) {
+            std::mem::swap(out, answer);
         }
-        self.positions = recycle(missed);
+        if !batch.misses.is_empty() {
+            let missed = batch.misses.len();
+            if self.miss_out.len() < missed {
+                self.miss_out.resize_with(missed, Evaluation::default);
+            }
+            let mut miss_out = std::mem::take(&mut self.miss_out);
+            self.inner.receive(&mut miss_out[..missed]);
+            for (evaluation, &index) in miss_out.iter_mut().zip(&batch.misses) {
+                self.store(batch.hashes[index], evaluation);
+                std::mem::swap(&mut out[index], evaluation);
+            }
+            self.miss_out = miss_out;
+        }
+        self.spare_in_flight.push(batch);
     }
 }
 

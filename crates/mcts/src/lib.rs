@@ -28,7 +28,7 @@ pub use batch::Batch;
 pub use cache::{CacheStats, CachedEvaluator};
 pub use config::{ChanceChoice, Formula, LeadSource, MoveChoice, SearchConfig};
 pub use evaluator::UniformEvaluator;
-pub use game::{Evaluation, Evaluator};
+pub use game::{Evaluation, Evaluator, Inline, PipelinedEvaluator};
 pub use resign::{ResignRule, ResignWatch};
 pub use rollout::RolloutEvaluator;
 pub use search::{Search, SearchResult};

@@ -1,6 +1,9 @@
 //! Throughput of the network's forward pass, for `ghast bench nn`.
 
+use crate::evaluator::Outputs;
+use crate::host_batch::HostBatch;
 use crate::model::{ILLEGAL_LOGIT, Network};
+use crate::simulated::SimulatedDevice;
 use crate::tensors::Inputs;
 use game::PlaneShape;
 use serde::Serialize;
@@ -47,18 +50,11 @@ pub fn bench_net(
             .iter()
             .map(|&device| {
                 (
-                    device_name(device),
+                    crate::device_name(device),
                     bench_forward(config, shape, device, batch_sizes, budget),
                 )
             })
             .collect(),
-    }
-}
-
-fn device_name(device: Device) -> String {
-    match device {
-        Device::Cuda(index) => format!("cuda:{index}"),
-        other => format!("{other:?}").to_lowercase(),
     }
 }
 
@@ -154,4 +150,26 @@ fn parameter_count(config: &NetConfig) -> usize {
         .values()
         .map(Tensor::numel)
         .sum()
+}
+
+/// Evaluations per second of bare passes of `batch` copies of `position` on a simulated
+/// device: what [`bench_forward`] measures of a network (encoding not included; the device's
+/// answers are, as its passes compute them).
+pub fn bench_simulated<G: game::Planes>(
+    device: SimulatedDevice,
+    position: &G,
+    batch: usize,
+    budget: Duration,
+) -> f64 {
+    let positions = vec![position; batch.max(1)];
+    let mut host = HostBatch::default();
+    host.encode(&positions, positions.len());
+    let mut outputs = Outputs::default();
+    let started = Instant::now();
+    let mut passes = 0u32;
+    while passes == 0 || started.elapsed() < budget {
+        device.forward(&host, positions.len(), &mut outputs);
+        passes += 1;
+    }
+    f64::from(passes) * positions.len() as f64 / started.elapsed().as_secs_f64()
 }

@@ -8,6 +8,8 @@
 //! name (`LD_LIBRARY_PATH`, then the rpath that `build/libtorch_rpath.rs` bakes in), before
 //! libtorch is first asked about CUDA: it looks its CUDA hooks up once and keeps the answer.
 
+use crate::SimulatedDevice;
+use std::str::FromStr;
 use std::sync::Once;
 use tch::Device;
 
@@ -21,6 +23,72 @@ pub fn best_device() -> Device {
 pub fn cuda_is_available() -> bool {
     load_cuda_backend();
     tch::Cuda::is_available()
+}
+
+/// `cpu` or `cuda:N`, as benchmarks and `--device` name them.
+pub fn device_name(device: Device) -> String {
+    match device {
+        Device::Cuda(index) => format!("cuda:{index}"),
+        other => format!("{other:?}").to_lowercase(),
+    }
+}
+
+/// Where self-play's network runs, as `--device` names it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum DeviceChoice {
+    /// `auto`: the first CUDA device if there is one, otherwise the CPU.
+    #[default]
+    Best,
+    /// `cpu`, `cuda` or `cuda:N`.
+    Torch(Device),
+    /// `sim` or `sim:A_MS,B_US`: a simulated accelerator; networks that are trained still
+    /// train on the best device.
+    Simulated(SimulatedDevice),
+}
+
+impl DeviceChoice {
+    /// The libtorch device for networks: the chosen one, or the best for `auto` and `sim`.
+    pub fn torch_device(self) -> Device {
+        match self {
+            DeviceChoice::Torch(device) => device,
+            DeviceChoice::Best | DeviceChoice::Simulated(_) => best_device(),
+        }
+    }
+
+    /// Whether the device wants batches merged by an inference server: a GPU or a simulated
+    /// accelerator.
+    pub fn is_accelerator(self) -> bool {
+        match self {
+            DeviceChoice::Simulated(_) => true,
+            _ => self.torch_device().is_cuda(),
+        }
+    }
+}
+
+impl FromStr for DeviceChoice {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let cuda = |index: usize| {
+            if cuda_is_available() && index < tch::Cuda::device_count() as usize {
+                Ok(DeviceChoice::Torch(Device::Cuda(index)))
+            } else {
+                Err(format!("{text:?}: libtorch sees no such CUDA device"))
+            }
+        };
+        match text {
+            "auto" => Ok(DeviceChoice::Best),
+            "cpu" => Ok(DeviceChoice::Torch(Device::Cpu)),
+            "cuda" => cuda(0),
+            _ if text.starts_with("sim") => text.parse().map(DeviceChoice::Simulated),
+            _ => match text.strip_prefix("cuda:").map(str::parse) {
+                Some(Ok(index)) => cuda(index),
+                _ => Err(format!(
+                    "{text:?}: expected auto, cpu, cuda, cuda:N, sim or sim:A_MS,B_US"
+                )),
+            },
+        }
+    }
 }
 
 /// Loads libtorch's CUDA backend where a CUDA driver is installed; a no-op after the first

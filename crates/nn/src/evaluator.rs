@@ -3,10 +3,12 @@
 use crate::error::NetError;
 use crate::host_batch::HostBatch;
 use crate::model::Network;
+use crate::simulated::SimulatedDevice;
 use game::Planes;
 use game::{Evaluation, Evaluator};
 use std::collections::HashSet;
 use std::marker::PhantomData;
+use std::ops::Range;
 use std::time::{Duration, Instant};
 use tch::{Device, Kind};
 
@@ -47,19 +49,115 @@ impl Default for EvaluatorSettings {
     }
 }
 
-/// Evaluates positions of game `G` with a network, in eval mode and without gradients.
+/// What runs a forward pass: a network on a libtorch device, or a simulated accelerator. The
+/// inference server shares one between its threads behind a lock, which is the device.
+#[derive(Debug)]
+pub(crate) enum Engine {
+    Network {
+        network: Network,
+        device: Device,
+        kind: Kind,
+    },
+    Simulated(SimulatedDevice),
+}
+
+impl Engine {
+    /// Whether batches are padded to powers of two and every bucket is warmed up: a GPU's
+    /// kernels are tuned per shape (the simulated one stands in for a GPU).
+    fn is_accelerator(&self) -> bool {
+        match self {
+            Engine::Network { device, .. } => device.is_cuda(),
+            Engine::Simulated(_) => true,
+        }
+    }
+
+    /// `cpu`, `cuda:N` or the simulated device's `sim:A_MS,B_US`.
+    pub(crate) fn name(&self) -> String {
+        match self {
+            Engine::Network { device, .. } => crate::device_name(*device),
+            Engine::Simulated(simulated) => simulated.to_string(),
+        }
+    }
+
+    /// Runs the batch in `host`, whose first `used` rows are positions (the rest padding),
+    /// leaving their policies, WDL and leads in `out`.
+    pub(crate) fn forward(&self, host: &HostBatch, used: usize, out: &mut Outputs) {
+        match self {
+            Engine::Network {
+                network,
+                device,
+                kind,
+            } => {
+                let inputs = host.inputs(*device, *kind);
+                let output = tch::no_grad(|| network.forward_t(&inputs, false));
+                let n = used as i64;
+                let policy = output
+                    .policy_logits
+                    .narrow(0, 0, n)
+                    .softmax(-1, Kind::Float);
+                let wdl = output.wdl_logits.narrow(0, 0, n).softmax(-1, Kind::Float);
+                let lead = output.lead.narrow(0, 0, n).to_kind(Kind::Float);
+                copy_to_host(&policy, &mut out.policy);
+                copy_to_host(&wdl, &mut out.wdl);
+                copy_to_host(&lead, &mut out.lead);
+            }
+            Engine::Simulated(simulated) => simulated.forward(host, used, out),
+        }
+    }
+
+    /// Swaps in new weights of the same architecture, moved to this engine's device and
+    /// precision (a simulated device has no weights: it keeps answering as it did).
+    pub(crate) fn replace_network(&mut self, mut replacement: Network) {
+        if let Engine::Network {
+            network,
+            device,
+            kind,
+        } = self
+        {
+            replacement.to(*device, *kind);
+            replacement.fold_batch_norm();
+            *network = replacement;
+        }
+    }
+}
+
+/// Softmaxed policies, WDL probabilities and leads of a batch's positions, one row each;
+/// buffers kept from pass to pass.
+#[derive(Debug, Default)]
+pub(crate) struct Outputs {
+    pub policy: Vec<f32>,
+    pub wdl: Vec<f32>,
+    pub lead: Vec<f32>,
+}
+
+impl Outputs {
+    /// Room for `rows` rows of `num_actions` actions (allocation kept).
+    pub fn resize(&mut self, rows: usize, num_actions: usize) {
+        self.policy.resize(rows * num_actions, 0.0);
+        self.wdl.resize(rows * 3, 0.0);
+        self.lead.resize(rows, 0.0);
+    }
+
+    /// Rows `rows` as (policies, WDL, leads), `num_actions` policy entries a row.
+    pub fn rows(&self, rows: Range<usize>, num_actions: usize) -> (&[f32], &[f32], &[f32]) {
+        (
+            &self.policy[rows.start * num_actions..rows.end * num_actions],
+            &self.wdl[rows.start * 3..rows.end * 3],
+            &self.lead[rows],
+        )
+    }
+}
+
+/// Evaluates positions of game `G` with a network, in eval mode and without gradients (or
+/// with a simulated accelerator, see [`NetEvaluator::simulated`]).
 #[derive(Debug)]
 pub struct NetEvaluator<G> {
-    network: Network,
-    device: Device,
-    kind: Kind,
+    engine: Engine,
     buckets: Vec<usize>,
     /// Grids (height, width) whose buckets have all been run once.
     warmed: HashSet<(usize, usize)>,
     host: HostBatch,
-    policy: Vec<f32>,
-    wdl: Vec<f32>,
-    lead: Vec<f32>,
+    outputs: Outputs,
     /// Time spent in the network: inputs to the device, the forward pass, the softmax and
     /// the copies back (not the encoding of planes, which is the caller's game code).
     network_time: Duration,
@@ -95,25 +193,32 @@ impl<G: Planes> NetEvaluator<G> {
         };
         network.to(settings.device, kind);
         network.fold_batch_norm();
-        let mut evaluator = NetEvaluator {
+        let engine = Engine::Network {
             network,
             device: settings.device,
             kind,
-            buckets: buckets(settings.max_batch, settings.device),
-            warmed: HashSet::new(),
-            host: HostBatch::default(),
-            policy: Vec::new(),
-            wdl: Vec::new(),
-            lead: Vec::new(),
-            network_time: Duration::ZERO,
-            game: PhantomData,
         };
+        let mut evaluator = Self::with_engine(engine, settings.max_batch);
         evaluator.warm_up(&start);
         Ok(evaluator)
     }
 
-    pub fn network(&self) -> &Network {
-        &self.network
+    /// An evaluator on a simulated accelerator (see [`SimulatedDevice`]), in passes of up to
+    /// `max_batch` positions.
+    pub fn simulated(device: SimulatedDevice, max_batch: usize) -> Self {
+        Self::with_engine(Engine::Simulated(device), max_batch)
+    }
+
+    fn with_engine(engine: Engine, max_batch: usize) -> Self {
+        NetEvaluator {
+            buckets: buckets(max_batch, engine.is_accelerator()),
+            engine,
+            warmed: HashSet::new(),
+            host: HostBatch::default(),
+            outputs: Outputs::default(),
+            network_time: Duration::ZERO,
+            game: PhantomData,
+        }
     }
 
     /// Time spent in the network since the evaluator was made (see the field's doc): against
@@ -127,17 +232,27 @@ impl<G: Planes> NetEvaluator<G> {
         &self.buckets
     }
 
+    /// Where the passes run: `cpu`, `cuda:N` or `sim:A_MS,B_US`.
+    pub fn device_name(&self) -> String {
+        self.engine.name()
+    }
+
+    /// The engine, and the largest pass, for the inference server's threads.
+    pub(crate) fn into_engine(self) -> (Engine, Vec<usize>) {
+        (self.engine, self.buckets)
+    }
+
     /// Runs every bucket once on `position`'s grid on a GPU, so that allocator pools and
     /// kernel choices are settled before search starts timing or waiting; on the CPU, where
-    /// a new shape costs little, only the smallest.
+    /// a new shape costs little, only the smallest; on a simulated device, none.
     fn warm_up(&mut self, position: &G) {
         let shape = position.plane_shape();
         if self.warmed.insert((shape.height, shape.width)) {
             let mut scratch = [Evaluation::default()];
-            let buckets = if self.device.is_cuda() {
-                self.buckets.clone()
-            } else {
-                self.buckets[..1].to_vec()
+            let buckets = match &self.engine {
+                Engine::Simulated(_) => Vec::new(),
+                engine if engine.is_accelerator() => self.buckets.clone(),
+                _ => self.buckets[..1].to_vec(),
             };
             for bucket in buckets {
                 self.run(&[position], bucket, &mut scratch);
@@ -148,87 +263,22 @@ impl<G: Planes> NetEvaluator<G> {
     /// Evaluates positions of one grid in one forward pass of `rows` rows.
     fn run(&mut self, positions: &[&G], rows: usize, out: &mut [Evaluation]) {
         self.host.encode(positions, rows);
-        self.forward(positions.len());
-        write_evaluations(&self.policy, &self.wdl, &self.lead, out);
-    }
-
-    /// Runs the network on the batch in `host`, whose first `used` rows are positions (the
-    /// rest padding), leaving their policies, WDL and leads in the output buffers.
-    fn forward(&mut self, used: usize) {
         let started = Instant::now();
-        let inputs = self.host.inputs(self.device, self.kind);
-        let output = tch::no_grad(|| self.network.forward_t(&inputs, false));
-        let n = used as i64;
-        let policy = output
-            .policy_logits
-            .narrow(0, 0, n)
-            .softmax(-1, Kind::Float);
-        let wdl = output.wdl_logits.narrow(0, 0, n).softmax(-1, Kind::Float);
-        let lead = output.lead.narrow(0, 0, n).to_kind(Kind::Float);
-        copy_to_host(&policy, &mut self.policy);
-        copy_to_host(&wdl, &mut self.wdl);
-        copy_to_host(&lead, &mut self.lead);
+        self.engine
+            .forward(&self.host, positions.len(), &mut self.outputs);
         self.network_time += started.elapsed();
-    }
-
-    /// Runs the merged batches of `parts` (each a batch and its used rows) in forward passes
-    /// of at most `max_batch` rows, calling `done` with each part's index and its slices of
-    /// the policies, WDL and leads: the inference server's half of the work. Returns the
-    /// number of forward passes.
-    pub(crate) fn forward_parts(
-        &mut self,
-        parts: &[(&HostBatch, usize)],
-        mut done: impl FnMut(usize, &[f32], &[f32], &[f32]),
-    ) -> usize {
-        let max = *self.buckets.last().expect("at least one bucket");
-        let mut passes = 0;
-        let mut start = 0;
-        while start < parts.len() {
-            let (shape, num_actions) = parts[start].0.layout().expect("an encoded batch");
-            self.host.clear(shape, num_actions);
-            let mut end = start;
-            while end < parts.len()
-                && (end == start || self.host.rows() + parts[end].1 <= max)
-                && parts[end].0.layout() == Some((shape, num_actions))
-            {
-                self.host.append(parts[end].0, parts[end].1);
-                end += 1;
-            }
-            let used = self.host.rows();
-            let rows = self.bucket_for(used.min(max)).max(used);
-            self.host.pad_to(rows);
-            self.forward(used);
-            passes += 1;
-            let mut row = 0;
-            for (index, &(_, part_rows)) in parts.iter().enumerate().take(end).skip(start) {
-                let range = row..row + part_rows;
-                done(
-                    index,
-                    &self.policy[range.start * num_actions..range.end * num_actions],
-                    &self.wdl[range.start * 3..range.end * 3],
-                    &self.lead[range.clone()],
-                );
-                row = range.end;
-            }
-            start = end;
-        }
-        passes
+        let outputs = &self.outputs;
+        write_evaluations(&outputs.policy, &outputs.wdl, &outputs.lead, out);
     }
 
     /// Swaps in new weights of the same architecture, moved to this evaluator's device and
     /// precision.
-    pub fn replace_network(&mut self, mut network: Network) {
-        network.to(self.device, self.kind);
-        network.fold_batch_norm();
-        self.network = network;
+    pub fn replace_network(&mut self, network: Network) {
+        self.engine.replace_network(network);
     }
 
     fn bucket_for(&self, len: usize) -> usize {
-        *self
-            .buckets
-            .iter()
-            .find(|&&bucket| bucket >= len)
-            .expect("len is at most max_batch")
+        bucket_for(&self.buckets, len)
     }
 }
 
@@ -252,14 +302,22 @@ impl<G: Planes> Evaluator<G> for NetEvaluator<G> {
     }
 }
 
+/// The smallest of `buckets` (ascending) that holds `len` rows.
+pub(crate) fn bucket_for(buckets: &[usize], len: usize) -> usize {
+    *buckets
+        .iter()
+        .find(|&&bucket| bucket >= len)
+        .expect("len is at most the largest bucket")
+}
+
 /// Batch sizes a request is padded to, up to `max_batch` rounded up to a bucket: powers of
 /// two on a GPU, whose kernels are tuned per shape; on the CPU powers of two up to
 /// [`CPU_BUCKET_STEP`], then its multiples, because there padding costs time in proportion
 /// (a batch of 54 padded to 64 wastes 16%).
-fn buckets(max_batch: usize, device: Device) -> Vec<usize> {
+fn buckets(max_batch: usize, accelerator: bool) -> Vec<usize> {
     let max_batch = max_batch.max(1);
     let next = |b: usize| {
-        if device.is_cuda() || b < CPU_BUCKET_STEP {
+        if accelerator || b < CPU_BUCKET_STEP {
             b * 2
         } else {
             b + CPU_BUCKET_STEP
@@ -304,9 +362,9 @@ mod tests {
 
     #[test]
     fn cpu_buckets_step_by_eight_and_gpu_buckets_double() {
-        assert_eq!(buckets(40, Device::Cpu), [1, 2, 4, 8, 16, 24, 32, 40]);
-        assert_eq!(buckets(33, Device::Cpu), [1, 2, 4, 8, 16, 24, 32, 40]);
-        assert_eq!(buckets(40, Device::Cuda(0)), [1, 2, 4, 8, 16, 32, 64]);
-        assert_eq!(buckets(0, Device::Cpu), [1]);
+        assert_eq!(buckets(40, false), [1, 2, 4, 8, 16, 24, 32, 40]);
+        assert_eq!(buckets(33, false), [1, 2, 4, 8, 16, 24, 32, 40]);
+        assert_eq!(buckets(40, true), [1, 2, 4, 8, 16, 32, 64]);
+        assert_eq!(buckets(0, false), [1]);
     }
 }

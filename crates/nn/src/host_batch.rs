@@ -16,6 +16,9 @@ pub struct HostBatch {
     board_mask: Vec<f32>,
     /// Per row and action: 0 for a legal action, [`ILLEGAL_LOGIT`] for an illegal one.
     illegal_bias: Vec<f32>,
+    /// Each row's [`game::Game::hash`] (0 for padding): what a simulated accelerator answers
+    /// from, since it runs no network on the planes.
+    hashes: Vec<u64>,
     actions: Vec<usize>,
     rows: usize,
     shape: Option<PlaneShape>,
@@ -41,6 +44,7 @@ impl HostBatch {
         self.planes.resize(rows * len, 0.0);
         self.board_mask.resize(rows * cells, 0.0);
         self.illegal_bias.resize(rows * num_actions, 0.0);
+        self.hashes.resize(rows, 0);
         for (row, position) in positions.iter().enumerate() {
             assert_eq!(
                 position.plane_shape(),
@@ -55,10 +59,12 @@ impl HostBatch {
             for &action in &self.actions {
                 bias[action] = 0.0;
             }
+            self.hashes[row] = position.hash();
         }
         self.planes[used * len..].fill(0.0);
         self.board_mask[used * cells..].fill(0.0);
         self.illegal_bias[used * num_actions..].fill(ILLEGAL_LOGIT as f32);
+        self.hashes[used..].fill(0);
         self.rows = rows;
         self.shape = Some(shape);
         self.num_actions = num_actions;
@@ -70,6 +76,7 @@ impl HostBatch {
         self.planes.clear();
         self.board_mask.clear();
         self.illegal_bias.clear();
+        self.hashes.clear();
         self.rows = 0;
         self.shape = Some(shape);
         self.num_actions = num_actions;
@@ -95,6 +102,7 @@ impl HostBatch {
             .extend_from_slice(&other.board_mask[..used * shape.cells()]);
         self.illegal_bias
             .extend_from_slice(&other.illegal_bias[..used * self.num_actions]);
+        self.hashes.extend_from_slice(&other.hashes[..used]);
         self.rows += used;
     }
 
@@ -106,7 +114,18 @@ impl HostBatch {
         self.board_mask.resize(rows * shape.cells(), 0.0);
         self.illegal_bias
             .resize(rows * self.num_actions, ILLEGAL_LOGIT as f32);
+        self.hashes.resize(rows, 0);
         self.rows = rows;
+    }
+
+    /// Each row's illegal-action biases, `num_actions` a row.
+    pub(crate) fn illegal_bias(&self) -> &[f32] {
+        &self.illegal_bias
+    }
+
+    /// Each row's position hash.
+    pub(crate) fn hashes(&self) -> &[u64] {
+        &self.hashes
     }
 
     /// Rows in the batch, padding included.

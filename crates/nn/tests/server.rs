@@ -4,9 +4,8 @@
 mod common;
 
 use common::{Toy, assert_close, options, random_positions, tiny_network};
-use game::{Evaluation, Evaluator};
-use nn::{EvaluatorSettings, InferenceServer, NetEvaluator};
-use std::sync::Barrier;
+use game::{Evaluation, Evaluator, PipelinedEvaluator};
+use nn::{EvaluatorSettings, InferenceServer, NetEvaluator, SimulatedDevice};
 use std::time::Duration;
 use tch::Device;
 
@@ -70,32 +69,69 @@ fn merged_batches_of_many_threads_give_each_the_results_it_gets_alone() {
     );
 }
 
-/// Six threads that meet at a barrier and each send one batch get one forward pass between
-/// them: the server holds the first batch until every client has sent (its gather wait, a
-/// minute here, never runs out), so the merge does not depend on how threads are scheduled.
+/// While the device runs one pass, the batches that threads send are gathered by the other
+/// server thread and run together in the next pass, as soon as the device is free: a
+/// simulated device holds the first batch for a second while five threads send theirs.
 #[test]
-fn batches_sent_together_are_merged_into_one_pass() {
-    let settings = EvaluatorSettings {
-        max_batch: 32,
-        ..EvaluatorSettings::on(Device::Cpu)
-    };
-    let evaluator = NetEvaluator::new(tiny_network(), &options(4, 4), settings).unwrap();
-    let server = InferenceServer::<Toy>::start_gathering(evaluator, Duration::from_secs(60));
-    let threads = 6;
-    let barrier = Barrier::new(threads);
-    let clients: Vec<_> = (0..threads).map(|_| server.client()).collect();
+fn batches_sent_while_the_device_is_busy_share_the_next_pass() {
+    let device: SimulatedDevice = "sim:1000,0".parse().unwrap();
+    let server = InferenceServer::<Toy>::start(NetEvaluator::simulated(device, 32));
+    let mut first = server.client();
+    let positions = random_positions(&options(4, 4), 5, 0);
+    let refs: Vec<&Toy> = positions.iter().collect();
+    first.submit(&refs);
+    std::thread::sleep(Duration::from_millis(50));
+    let clients: Vec<_> = (1..6).map(|_| server.client()).collect();
     std::thread::scope(|scope| {
         for (thread, mut client) in clients.into_iter().enumerate() {
-            let barrier = &barrier;
             scope.spawn(move || {
-                let positions = random_positions(&options(4, 4), 5, thread as u64);
-                barrier.wait();
+                let positions = random_positions(&options(4, 4), 5, thread as u64 + 1);
                 evaluate(&mut client, &positions);
             });
         }
+        let mut out = vec![Evaluation::default(); refs.len()];
+        first.receive(&mut out);
     });
-    assert_eq!(server.mean_requests_per_pass(), threads as f64);
-    assert_eq!(server.mean_batch(), (threads * 5) as f64);
+    assert_eq!(server.forward_passes(), 2);
+    assert_eq!(server.mean_requests_per_pass(), 3.0);
+    assert_eq!(server.mean_batch(), 15.0);
+    let busy = server.device_time();
+    assert!(
+        busy >= Duration::from_millis(2000) && busy < Duration::from_millis(2500),
+        "two passes of a second: {busy:?}"
+    );
+}
+
+/// A client with several batches in flight gets each its own evaluations back, whatever order
+/// the server threads answer in; a simulated device answers from the position alone.
+#[test]
+fn batches_in_flight_come_back_to_their_own_positions() {
+    let device: SimulatedDevice = "sim:1,10".parse().unwrap();
+    let server = InferenceServer::<Toy>::start(NetEvaluator::simulated(device, 8));
+    let sets: Vec<Vec<Toy>> = (0..4)
+        .map(|set| random_positions(&options(4, 4), 3 + 4 * set, set as u64))
+        .collect();
+    let mut alone = server.client();
+    let expected: Vec<Vec<Evaluation>> = sets
+        .iter()
+        .map(|set| {
+            set.iter()
+                .map(|position| evaluate(&mut alone, std::slice::from_ref(position)).remove(0))
+                .collect()
+        })
+        .collect();
+    let mut client = server.client();
+    for _ in 0..20 {
+        for set in &sets {
+            let refs: Vec<&Toy> = set.iter().collect();
+            client.submit(&refs);
+        }
+        for expected in &expected {
+            let mut out = vec![Evaluation::default(); expected.len()];
+            client.receive(&mut out);
+            assert_eq!(&out, expected);
+        }
+    }
 }
 
 #[test]

@@ -11,8 +11,14 @@ pub struct SelfplayConfig {
     pub workers: usize,
     /// How the workers reach the network: see [`Inference`].
     pub inference: Inference,
-    /// Games each worker keeps in flight; their leaves share one network batch.
+    /// Games each worker keeps in flight.
     pub games_in_flight: usize,
+    /// Batches each worker keeps in flight through an inference server: its games are split
+    /// into this many lanes, and while the device evaluates one lane's leaves the worker
+    /// walks the others' trees (KataGo's two batches in flight per search thread). 1 waits
+    /// for every batch. A worker with its own copy of the network (on the CPU) evaluates on
+    /// its own thread, so there it is always 1.
+    pub batches_in_flight: usize,
     /// Root visits of a full search, whose visit counts become a policy target.
     pub full_visits: u32,
     /// Root visits of a cheap search (playout cap randomisation, KataGo): it only picks the
@@ -39,7 +45,7 @@ pub struct SelfplayConfig {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Inference {
-    /// An inference server on a GPU; copies per thread on a CPU.
+    /// An inference server on a GPU (or a simulated accelerator); copies per thread on a CPU.
     #[default]
     Auto,
     /// One network on the device, serving every thread's leaves in merged batches while the
@@ -51,10 +57,10 @@ pub enum Inference {
 }
 
 impl Inference {
-    /// Whether to run a server, with a CUDA device present or not.
-    pub fn uses_server(self, cuda: bool) -> bool {
+    /// Whether to run a server, on an accelerator (a GPU, or a simulated one) or not.
+    pub fn uses_server(self, accelerator: bool) -> bool {
         match self {
-            Inference::Auto => cuda,
+            Inference::Auto => accelerator,
             Inference::Server => true,
             Inference::PerThread => false,
         }
@@ -150,6 +156,7 @@ impl Default for SelfplayConfig {
             workers: 1,
             inference: Inference::Auto,
             games_in_flight: 32,
+            batches_in_flight: 2,
             full_visits: 100,
             cheap_visits: 20,
             full_search_probability: 0.25,
@@ -164,16 +171,38 @@ impl Default for SelfplayConfig {
 }
 
 impl SelfplayConfig {
-    /// The largest forward pass of one inference server for `workers` threads: room for every
-    /// thread's games at once, so that the server can merge all their batches into one pass.
+    /// This config for a worker that evaluates on its own thread (a copy of the network
+    /// each): one batch in flight, since nothing would evaluate the others meanwhile.
+    pub fn evaluating_on_own_thread(mut self) -> Self {
+        self.batches_in_flight = 1;
+        self
+    }
+
+    /// The largest forward pass of one inference server for `workers` threads. With one
+    /// batch in flight per thread, room for every thread's games at once, so that the server
+    /// can merge all their batches into one pass. With two or more, half of them (KataGo's
+    /// advice for pipelining: a batch of half the search threads): a pass that took every
+    /// game would leave no thread anything to search while it runs, and the device nothing
+    /// to run after it; capped at half, the device runs one half of the games while the
+    /// threads search the other (measured in BENCHMARKS.md: device busy 0.80 uncapped, 0.90
+    /// capped, on a simulated H100).
     pub fn served_batch(&self, workers: usize) -> usize {
-        (workers.max(1) * self.games_in_flight).next_power_of_two()
+        let games = workers.max(1) * self.games_in_flight;
+        let share = if self.batches_in_flight > 1 { 2 } else { 1 };
+        games.div_ceil(share).next_power_of_two()
     }
 
     /// Checks the bounds the types alone cannot; the error names the field.
     pub fn validate(&self) -> Result<(), String> {
         bounds::at_least_one("workers", self.workers)?;
         bounds::at_least_one("games_in_flight", self.games_in_flight)?;
+        bounds::at_least_one("batches_in_flight", self.batches_in_flight)?;
+        if self.batches_in_flight > self.games_in_flight {
+            return Err(format!(
+                "batches_in_flight = {}: expected at most games_in_flight ({}), a game or more a batch",
+                self.batches_in_flight, self.games_in_flight
+            ));
+        }
         bounds::at_least_one("full_visits", self.full_visits)?;
         bounds::at_least_one("cheap_visits", self.cheap_visits)?;
         bounds::fraction("full_search_probability", self.full_search_probability)?;
@@ -235,14 +264,25 @@ mod tests {
     }
 
     #[test]
-    fn a_server_has_room_for_every_threads_games_in_one_pass() {
+    fn a_server_has_room_for_every_threads_games_or_half_of_them_when_pipelined() {
         let config = SelfplayConfig {
             games_in_flight: 256,
             ..SelfplayConfig::default()
         };
-        assert_eq!(config.served_batch(1), 256);
-        assert_eq!(config.served_batch(3), 1024);
-        assert_eq!(config.served_batch(4), 1024);
-        assert_eq!(config.served_batch(12), 4096);
+        let waiting = config.clone().evaluating_on_own_thread();
+        assert_eq!(waiting.served_batch(1), 256);
+        assert_eq!(waiting.served_batch(3), 1024);
+        assert_eq!(waiting.served_batch(4), 1024);
+        assert_eq!(waiting.served_batch(12), 4096);
+        // Pipelined, half of them.
+        assert_eq!(config.batches_in_flight, 2);
+        assert_eq!(config.served_batch(1), 128);
+        assert_eq!(config.served_batch(3), 512);
+        assert_eq!(config.served_batch(4), 512);
+        let lanes = SelfplayConfig {
+            batches_in_flight: 4,
+            ..config
+        };
+        assert_eq!(lanes.served_batch(4), 512);
     }
 }

@@ -2,15 +2,24 @@ use crate::SelfplayConfig;
 use crate::game_in_flight::GameInFlight;
 use crate::resign_calibration::ResignCalibration;
 use game::{ChanceStream, Game, Outcome, Referee};
-use mcts::{Batch, Evaluator, ResignRule, Tree};
+use mcts::{Batch, PipelinedEvaluator, ResignRule, Tree};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use replay::{GameRecord, MoveRecord, ResignPlaythrough};
+use std::ops::Range;
 
-/// Plays `games_in_flight` games at once: each step walks every tree to a leaf, evaluates all
-/// leaves in one batch, and plays a move in every game whose search has its budget. Each game
-/// has its referee, which draws chance's outcomes from the game's own seeded stream, so a
-/// search never starts at a chance position.
+/// Plays `games_in_flight` games at once, split into `batches_in_flight` lanes of games whose
+/// leaves travel together: each step takes one lane's evaluations back, plays a move in every
+/// game of it whose search has its budget, walks its trees to their next leaves and sends
+/// them, while the other lanes' batches are in flight. With an inference server the worker
+/// thus searches while the device evaluates; with one lane it waits for each batch.
+///
+/// Each game slot draws from a random stream of its own (openings, chance, noise, which
+/// searches are full), and a tree's steps do not depend on which trees share its batch, so
+/// with an evaluator whose answers depend on the position only, the games of a slot are the
+/// same however the games are split into lanes. Each game has its referee, which draws
+/// chance's outcomes from the game's own seeded stream, so a search never starts at a chance
+/// position.
 pub struct Worker<G: Game> {
     config: SelfplayConfig,
     options: G::Options,
@@ -18,12 +27,21 @@ pub struct Worker<G: Game> {
     referees: Vec<Referee<G>>,
     chance: Vec<ChanceStream>,
     games: Vec<GameInFlight>,
-    batch: Batch<G>,
-    rng: ChaCha8Rng,
+    lanes: Vec<Lane<G>>,
+    /// The lane the next step takes back.
+    next_lane: usize,
+    /// Each slot's random stream.
+    rngs: Vec<ChaCha8Rng>,
     legal: Vec<usize>,
     generation: u32,
     /// The threshold calibrated from played-through games, where the config asks for it.
     calibration: Option<ResignCalibration>,
+}
+
+/// Game slots whose leaves share a batch.
+struct Lane<G: Game> {
+    slots: Range<usize>,
+    batch: Batch<G>,
 }
 
 /// What one step did, for throughput figures.
@@ -37,10 +55,25 @@ pub struct StepReport {
 
 impl<G: Game> Worker<G> {
     pub fn new(options: G::Options, config: SelfplayConfig, seed: u64) -> Self {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let games = config.games_in_flight;
+        let mut rngs: Vec<ChaCha8Rng> = (0..games)
+            .map(|slot| {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                rng.set_stream(slot as u64);
+                rng
+            })
+            .collect();
         let start = G::new(&options);
-        let trees = (0..config.games_in_flight)
-            .map(|_| Tree::new(start.clone(), config.search.clone(), rng.random()))
+        let trees = rngs
+            .iter_mut()
+            .map(|rng| Tree::new(start.clone(), config.search.clone(), rng.random()))
+            .collect();
+        let lanes_count = config.batches_in_flight.clamp(1, games.max(1));
+        let lanes = (0..lanes_count)
+            .map(|lane| Lane {
+                slots: lane * games / lanes_count..(lane + 1) * games / lanes_count,
+                batch: Batch::new(),
+            })
             .collect();
         let games = (0..config.games_in_flight)
             .map(|_| GameInFlight::default())
@@ -58,8 +91,9 @@ impl<G: Game> Worker<G> {
             referees,
             chance,
             games,
-            batch: Batch::new(),
-            rng,
+            lanes,
+            next_lane: 0,
+            rngs,
             legal: Vec::new(),
             generation: 0,
             calibration: None,
@@ -110,16 +144,25 @@ impl<G: Game> Worker<G> {
         self.generation = generation;
     }
 
-    /// One batched search step; games that finish are appended to `finished` and replaced by
-    /// new ones.
-    pub fn step<E: Evaluator<G> + ?Sized>(
+    /// One step of one lane (the lanes take turns): its evaluations come back, each of its
+    /// games whose search has its budget plays its move, and its next leaves are sent, every
+    /// other lane's batch being in flight meanwhile. Games that finish are appended to
+    /// `finished` and replaced by new ones.
+    pub fn step<E: PipelinedEvaluator<G> + ?Sized>(
         &mut self,
         evaluator: &mut E,
         finished: &mut Vec<GameRecord>,
     ) -> StepReport {
-        let evaluations = self.batch.step(&mut self.trees, evaluator);
+        for lane in 0..self.lanes.len() {
+            if !self.lanes[lane].batch.is_in_flight() {
+                self.submit(lane, evaluator);
+            }
+        }
+        let lane = self.next_lane;
+        self.next_lane = (lane + 1) % self.lanes.len();
+        let evaluations = self.receive(lane, evaluator);
         let mut moves = 0;
-        for slot in 0..self.trees.len() {
+        for slot in self.lanes[lane].slots.clone() {
             if !self.trees[slot].is_done() {
                 continue;
             }
@@ -129,7 +172,35 @@ impl<G: Game> Worker<G> {
                 self.start_game(slot);
             }
         }
+        self.submit(lane, evaluator);
         StepReport { evaluations, moves }
+    }
+
+    /// Takes back every batch in flight (the trees take their evaluations; moves wait for
+    /// their lane's next step), so that `evaluator` can be dropped or replaced. Returns the
+    /// positions evaluated.
+    pub fn drain<E: PipelinedEvaluator<G> + ?Sized>(&mut self, evaluator: &mut E) -> usize {
+        let mut evaluations = 0;
+        for lane in 0..self.lanes.len() {
+            if self.lanes[lane].batch.is_in_flight() {
+                evaluations += self.receive(lane, evaluator);
+            }
+        }
+        evaluations
+    }
+
+    fn submit<E: PipelinedEvaluator<G> + ?Sized>(&mut self, lane: usize, evaluator: &mut E) {
+        let Lane { slots, batch } = &mut self.lanes[lane];
+        batch.submit(&mut self.trees[slots.clone()], evaluator);
+    }
+
+    fn receive<E: PipelinedEvaluator<G> + ?Sized>(
+        &mut self,
+        lane: usize,
+        evaluator: &mut E,
+    ) -> usize {
+        let Lane { slots, batch } = &mut self.lanes[lane];
+        batch.receive(&mut self.trees[slots.clone()], evaluator)
     }
 
     /// Plays the searched move of the game in `slot` (or resigns it), then chance's outcomes
@@ -165,13 +236,14 @@ impl<G: Game> Worker<G> {
         } else {
             (Vec::new(), 0.0)
         };
+        let rng = &mut self.rngs[slot];
         let random = match game.handicap {
-            Some((side, rate)) if side == mover => self.rng.random_bool(rate),
+            Some((side, rate)) if side == mover => rng.random_bool(rate),
             _ => false,
         };
         let action = if random {
             referee.game().legal_actions(&mut self.legal);
-            self.legal[self.rng.random_range(0..self.legal.len())]
+            self.legal[rng.random_range(0..self.legal.len())]
         } else {
             tree.choose_action(self.config.temperature.at(game.decisions))
         };
@@ -218,13 +290,14 @@ impl<G: Game> Worker<G> {
     /// outcomes drawn as in the rest of the game).
     fn start_game(&mut self, slot: usize) {
         let start = G::new(&self.options);
-        let opening_moves = self.rng.random_range(0..=self.config.random_opening_moves);
-        let chance_seed = self.rng.random();
+        let rng = &mut self.rngs[slot];
+        let opening_moves = rng.random_range(0..=self.config.random_opening_moves);
+        let chance_seed = rng.random();
         let referee = &mut self.referees[slot];
         let chance = &mut self.chance[slot];
         *chance = ChanceStream::new(chance_seed);
         *referee = Referee::new(start.clone());
-        let (rng, legal) = (&mut self.rng, &mut self.legal);
+        let legal = &mut self.legal;
         let (mut opening, mut decisions) = open(referee, chance, rng, legal, opening_moves);
         if referee.is_over() {
             // An opening this short never ends a sane game; start from the beginning then
@@ -237,10 +310,10 @@ impl<G: Game> Worker<G> {
         let handicap = handicap
             .side
             .side()
-            .filter(|_| self.rng.random_bool(handicap.games))
+            .filter(|_| rng.random_bool(handicap.games))
             .map(|side| {
                 let [least, most] = handicap.random_decisions;
-                (side, self.rng.random_range(least..=most))
+                (side, rng.random_range(least..=most))
             });
         // Both sides' searches expect the handicapped side's random decisions (its own
         // search too, for its later decisions): the game's true dynamics.
@@ -249,9 +322,7 @@ impl<G: Game> Worker<G> {
             moves: opening,
             decisions,
             // Without a calibrated threshold yet, nothing resigns: every game is evidence.
-            playthrough: self
-                .rng
-                .random_bool(self.config.resign.playthrough_fraction)
+            playthrough: rng.random_bool(self.config.resign.playthrough_fraction)
                 || self
                     .calibration
                     .as_ref()
@@ -265,7 +336,7 @@ impl<G: Game> Worker<G> {
 
     /// Draws whether the next search of `slot` is full or cheap and sets its budget.
     fn prepare_search(&mut self, slot: usize) {
-        let full = self.rng.random_bool(self.config.full_search_probability);
+        let full = self.rngs[slot].random_bool(self.config.full_search_probability);
         let visits = if full {
             self.config.full_visits
         } else {

@@ -1,7 +1,7 @@
 use game::{Evaluation, Evaluator, Game, Outcome, Side};
 use ghast::{Ghast, GhastOptions, RawOptions};
-use mcts::UniformEvaluator;
 use mcts::{Formula, SearchConfig, TemperatureSchedule};
+use mcts::{Inline, PipelinedEvaluator, UniformEvaluator};
 use selfplay::{Handicap, HandicapSide, ResignConfig, SelfplayConfig, Worker};
 
 fn small_board() -> GhastOptions {
@@ -15,12 +15,12 @@ fn small_board() -> GhastOptions {
 }
 
 fn play_games(config: SelfplayConfig, wanted: usize) -> Vec<replay::GameRecord> {
-    play_games_with(config, &mut UniformEvaluator, wanted)
+    play_games_with(config, &mut Inline::new(UniformEvaluator), wanted)
 }
 
 fn play_games_with(
     config: SelfplayConfig,
-    evaluator: &mut impl Evaluator<Ghast>,
+    evaluator: &mut impl PipelinedEvaluator<Ghast>,
     wanted: usize,
 ) -> Vec<replay::GameRecord> {
     let mut worker = Worker::<Ghast>::new(small_board(), config, 7);
@@ -147,9 +147,10 @@ fn hopeless_sides_resign_unless_the_game_is_played_through() {
 fn a_calibrated_threshold_waits_for_evidence_and_falls_when_it_shows_false_resignations() {
     let mut worker = Worker::<Ghast>::new(small_board(), hopeless_at_once(0.05), 7);
     assert_eq!(worker.resign_threshold(), None);
+    let mut uniform = Inline::new(UniformEvaluator);
     let mut finished = Vec::new();
     while finished.len() < 10 {
-        worker.step(&mut UniformEvaluator, &mut finished);
+        worker.step(&mut uniform, &mut finished);
     }
     for record in &finished[..10] {
         assert_ne!(record.end_reason, "resign");
@@ -216,7 +217,7 @@ fn the_handicapped_side_plays_random_decisions_in_handicap_games() {
         },
         ..SelfplayConfig::default()
     };
-    for record in play_games_with(plain.clone(), &mut AlwaysPass, 4) {
+    for record in play_games_with(plain.clone(), &mut Inline::new(AlwaysPass), 4) {
         assert_eq!(record.end_reason, "passes");
         assert_eq!(non_passes(&record, Side::First), 0);
     }
@@ -230,7 +231,7 @@ fn the_handicapped_side_plays_random_decisions_in_handicap_games() {
     };
     // Each handicap game draws its rate up to 1, so a game may still open with the search's
     // pass; over eight games the random decisions show.
-    let records = play_games_with(handicap, &mut AlwaysPass, 8);
+    let records = play_games_with(handicap, &mut Inline::new(AlwaysPass), 8);
     let random: usize = records.iter().map(|r| non_passes(r, Side::First)).sum();
     assert!(
         random > 0,
@@ -239,4 +240,56 @@ fn the_handicapped_side_plays_random_decisions_in_handicap_games() {
     for record in &records {
         assert_eq!(non_passes(record, Side::Second), 0);
     }
+}
+
+/// Answers from the position alone: priors over the legal actions and a value, both from its
+/// hash, so that a search's result never depends on which positions share its batch.
+struct ByHash;
+
+impl Evaluator<Ghast> for ByHash {
+    fn evaluate(&mut self, positions: &[&Ghast], out: &mut [Evaluation]) {
+        for (position, evaluation) in positions.iter().zip(out.iter_mut()) {
+            let hash = position.hash();
+            UniformEvaluator.evaluate(&[*position], std::slice::from_mut(evaluation));
+            for (action, prior) in evaluation.policy.iter_mut().enumerate() {
+                *prior *=
+                    1.0 + (game::mix64(hash ^ action as u64) >> 40) as f32 / (1u64 << 24) as f32;
+            }
+            let total: f32 = evaluation.policy.iter().sum();
+            evaluation.policy.iter_mut().for_each(|p| *p /= total);
+            evaluation.value = (game::mix64(hash) >> 40) as f32 / (1u64 << 23) as f32 - 1.0;
+        }
+    }
+}
+
+/// The games a worker plays in `rounds` steps of each of its lanes, in a canonical order.
+fn games_of(batches_in_flight: usize, rounds: usize) -> Vec<String> {
+    let config = SelfplayConfig {
+        games_in_flight: 6,
+        batches_in_flight,
+        full_visits: 12,
+        cheap_visits: 4,
+        random_opening_moves: 3,
+        ..SelfplayConfig::default()
+    };
+    let mut worker = Worker::<Ghast>::new(small_board(), config, 11);
+    let mut evaluator = Inline::new(ByHash);
+    let mut finished = Vec::new();
+    for _ in 0..rounds * batches_in_flight {
+        worker.step(&mut evaluator, &mut finished);
+    }
+    let mut games: Vec<String> = finished.iter().map(|game| format!("{game:?}")).collect();
+    games.sort();
+    games
+}
+
+/// Pipelining changes no game: split into 2 or 3 lanes whose batches are in flight together,
+/// a worker plays the games it plays with one batch in flight, move for move (each slot's
+/// games come from its own random stream, and a tree's steps do not depend on its batch).
+#[test]
+fn lanes_of_games_in_flight_play_the_games_one_batch_plays() {
+    let one = games_of(1, 300);
+    assert!(one.len() >= 12, "only {} games finished", one.len());
+    assert_eq!(games_of(2, 300), one);
+    assert_eq!(games_of(3, 300), one);
 }

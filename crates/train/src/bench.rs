@@ -6,8 +6,10 @@
 //! is that day.
 
 use game::Planes;
-use mcts::Evaluator;
-use nn::{EvaluatorSettings, InferenceServer, NetConfig, NetEvaluator, NetSize, Network};
+use mcts::{Inline, PipelinedEvaluator};
+use nn::{
+    DeviceChoice, EvaluatorSettings, InferenceServer, NetConfig, NetEvaluator, NetSize, Network,
+};
 use selfplay::{SelfplayConfig, Worker};
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -16,7 +18,7 @@ use tch::Device;
 #[derive(Clone, Debug, Serialize)]
 pub struct SelfplayBench {
     pub net: String,
-    /// Where the network ran: `cpu` or `cuda:N`.
+    /// Where the network ran: `cpu`, `cuda:N` or a simulated accelerator, `sim:A_MS,B_US`.
     pub device: String,
     /// `per-thread`: each self-play thread with its own network copy, and a thread of bare
     /// forward passes at its batch size beside each; `server`: all threads sharing one
@@ -26,15 +28,25 @@ pub struct SelfplayBench {
     pub workers: usize,
     /// Games in flight per worker.
     pub games_in_flight: usize,
+    /// Batches each worker kept in flight (1 without a server).
+    pub batches_in_flight: usize,
     /// Positions per forward pass (with a server, merged from all threads).
     pub mean_batch: f64,
     pub selfplay_evals_per_sec: f64,
     pub forward_evals_per_sec: f64,
     pub loop_efficiency: f64,
-    /// The share of self-play wall time spent in the network itself (inputs in, forward,
-    /// softmax, outputs out), measured inside the evaluator: the loop's efficiency without the
-    /// assumption that a self-play batch costs what a full bare batch does.
+    /// The share of self-play wall time the device was busy with passes (with a server, the
+    /// time it was held for them; per thread, the time each thread spent in its network, over
+    /// all threads): the loop's efficiency without the assumption that a self-play batch costs
+    /// what a bare batch of the mean size does.
+    pub device_busy: f64,
+    /// The same as `device_busy`, under its earlier name.
     pub network_time_fraction: f64,
+    /// CPU time of the whole process over self-play wall time: how many cores the loop kept
+    /// busy (search, encoding, the server; a simulated device's passes cost none).
+    pub cores_used: f64,
+    /// CPU seconds of the process during self-play.
+    pub cpu_seconds: f64,
     pub games_finished: usize,
     /// Games finished per second of self-play, over all workers.
     pub games_per_sec: f64,
@@ -48,32 +60,52 @@ pub struct SelfplayBench {
 /// train` runs them but without its evaluation cache (whose hits are no network evaluations),
 /// for `budget`; then bare forward passes of the same net at the same batch size. Per thread
 /// (each with its own copy on the CPU, and as many threads of bare passes), or through one
-/// inference server (on the GPU if there is one, and one thread of bare passes at its mean
-/// batch), as `selfplay.inference` says.
+/// inference server on `device` (a GPU or a simulated accelerator; one thread of bare passes
+/// at its mean batch), as `selfplay.inference` says.
 pub fn selfplay<G: Planes>(
     options: &G::Options,
     size: NetSize,
     selfplay: SelfplayConfig,
+    device: DeviceChoice,
     budget: Duration,
 ) -> anyhow::Result<SelfplayBench> {
     let workers = selfplay.workers.max(1);
     let start = G::new(options);
     let config = NetConfig::sized(size, start.plane_shape().channels, start.policy_layout());
-    let server = selfplay
-        .inference
-        .uses_server(nn::cuda_is_available())
+    let uses_server = selfplay.inference.uses_server(device.is_accelerator());
+    if let (false, DeviceChoice::Simulated(_)) = (uses_server, device) {
+        anyhow::bail!(
+            "a simulated device runs behind the inference server: per-thread inference runs a copy of the network on each CPU thread"
+        );
+    }
+    let server = uses_server
         .then(|| {
-            // One network on the best device, room for every thread's games in one pass.
-            let settings = EvaluatorSettings {
-                max_batch: selfplay.served_batch(workers),
-                ..EvaluatorSettings::default()
-            };
-            tch::manual_seed(0);
-            let network = Network::new(config.clone(), Device::Cpu);
-            NetEvaluator::<G>::new(network, options, settings).map(InferenceServer::start)
+            // One network on the device, room for every thread's games in one pass.
+            let max_batch = selfplay.served_batch(workers);
+            match device {
+                DeviceChoice::Simulated(simulated) => {
+                    Ok(NetEvaluator::<G>::simulated(simulated, max_batch))
+                }
+                device => {
+                    let settings = EvaluatorSettings {
+                        max_batch,
+                        ..EvaluatorSettings::on(device.torch_device())
+                    };
+                    tch::manual_seed(0);
+                    let network = Network::new(config.clone(), Device::Cpu);
+                    NetEvaluator::<G>::new(network, options, settings)
+                }
+            }
+            .map(InferenceServer::start)
         })
         .transpose()?;
+    let selfplay = if uses_server {
+        selfplay
+    } else {
+        selfplay.evaluating_on_own_thread()
+    };
     tch::manual_seed(0);
+    let cpu_before = cpu_time();
     let runs = std::thread::scope(|scope| {
         let threads: Vec<_> = (0..workers)
             .map(|seed| {
@@ -92,9 +124,9 @@ pub fn selfplay<G: Planes>(
                             let evaluator = NetEvaluator::<G>::new(network, options, settings)?;
                             Ok(run_worker(
                                 worker,
-                                evaluator,
+                                Inline::new(evaluator),
                                 budget,
-                                NetEvaluator::network_time,
+                                |inline| inline.inner().network_time(),
                             ))
                         }
                     }
@@ -106,20 +138,29 @@ pub fn selfplay<G: Planes>(
             .map(|thread| thread.join().expect("a self-play bench thread panicked"))
             .collect::<anyhow::Result<Vec<WorkerRun>>>()
     })?;
+    let cpu_seconds = (cpu_time() - cpu_before).as_secs_f64();
     let elapsed = runs.iter().map(|run| run.elapsed).fold(0.0, f64::max);
     let evaluations: usize = runs.iter().map(|run| run.evaluations).sum();
     let steps: usize = runs.iter().map(|run| run.steps).sum();
     let shape = start.plane_shape();
-    let (device, mean_batch, forward_evals_per_sec, network_time_fraction) = match &server {
+    let (device_name, mean_batch, forward_evals_per_sec, device_busy) = match &server {
         Some(server) => {
-            let device = nn::best_device();
             let batch = server.mean_batch().round().max(1.0) as usize;
-            let forward = nn::bench::bench_forward(&config, shape, device, &[batch], budget);
-            let busy = server.network_time().as_secs_f64() / elapsed;
+            let forward = match device {
+                DeviceChoice::Simulated(simulated) => {
+                    nn::bench::bench_simulated(simulated, &start, batch, budget)
+                }
+                device => {
+                    let device = device.torch_device();
+                    nn::bench::bench_forward(&config, shape, device, &[batch], budget).evals_per_sec
+                        [&batch]
+                }
+            };
+            let busy = server.device_time().as_secs_f64() / elapsed;
             (
-                device,
+                server.device_name().to_owned(),
                 server.mean_batch(),
-                forward.evals_per_sec[&batch],
+                forward,
                 busy,
             )
         }
@@ -148,7 +189,7 @@ pub fn selfplay<G: Planes>(
             let busy = runs.iter().map(|run| run.network_seconds).sum::<f64>()
                 / (elapsed * workers as f64);
             let mean_batch = evaluations as f64 / steps.max(1) as f64;
-            (Device::Cpu, mean_batch, forward, busy)
+            ("cpu".to_owned(), mean_batch, forward, busy)
         }
     };
     let game_lengths: Vec<usize> = runs
@@ -158,10 +199,7 @@ pub fn selfplay<G: Planes>(
     let selfplay_evals_per_sec = evaluations as f64 / elapsed;
     Ok(SelfplayBench {
         net: size.to_string(),
-        device: match device {
-            Device::Cuda(index) => format!("cuda:{index}"),
-            _ => "cpu".into(),
-        },
+        device: device_name,
         inference: if server.is_some() {
             "server"
         } else {
@@ -169,11 +207,15 @@ pub fn selfplay<G: Planes>(
         },
         workers,
         games_in_flight: selfplay.games_in_flight,
+        batches_in_flight: selfplay.batches_in_flight,
         mean_batch,
         selfplay_evals_per_sec,
         forward_evals_per_sec,
         loop_efficiency: selfplay_evals_per_sec / forward_evals_per_sec,
-        network_time_fraction,
+        device_busy,
+        network_time_fraction: device_busy,
+        cores_used: cpu_seconds / elapsed,
+        cpu_seconds,
         games_finished: game_lengths.len(),
         games_per_sec: game_lengths.len() as f64 / elapsed,
         mean_game_moves: (!game_lengths.is_empty())
@@ -195,7 +237,7 @@ struct WorkerRun {
 
 /// Plays with `evaluator` for `budget` after a few warm-up steps; `network_time` reads the
 /// evaluator's own network time where it keeps one.
-fn run_worker<G: Planes, E: Evaluator<G>>(
+fn run_worker<G: Planes, E: PipelinedEvaluator<G>>(
     mut worker: Worker<G>,
     mut evaluator: E,
     budget: Duration,
@@ -220,6 +262,20 @@ fn run_worker<G: Planes, E: Evaluator<G>>(
         network_seconds: (network_time(&evaluator) - network_before).as_secs_f64(),
         game_lengths: finished.iter().map(|game| game.moves.len()).collect(),
     }
+}
+
+/// User and system CPU time of the whole process so far.
+fn cpu_time() -> Duration {
+    // SAFETY: getrusage writes one `rusage` into the zeroed value it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+        usage
+    };
+    let seconds = |time: libc::timeval| {
+        Duration::from_secs(time.tv_sec as u64) + Duration::from_micros(time.tv_usec as u64)
+    };
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
 fn peak_memory_mib() -> Option<f64> {

@@ -169,8 +169,14 @@ fn learn<G: Planes>(
         }
         create_run(run, text)?;
         let (cpu, wall) = (cpu_seconds(), Instant::now());
-        let summary = train::train::<G>(run, config, Limit::Minutes(minutes), Role::Whole)
-            .with_context(|| format!("training run {}", run.root().display()))?;
+        let summary = train::train::<G>(
+            run,
+            config,
+            Limit::Minutes(minutes),
+            Role::Whole,
+            nn::DeviceChoice::Best,
+        )
+        .with_context(|| format!("training run {}", run.root().display()))?;
         export_bot::<G>(run, config)?;
         Some(Training {
             minutes,

@@ -7,8 +7,10 @@ use std::time::Duration;
 use train::RunConfig;
 
 /// Self-play evaluations per second against bare forward passes of the same net at the same
-/// batch size, measured in one run; their ratio is the loop's efficiency. The loop runs the
-/// `[selfplay]` table of a run configuration (search, visits, cache, games in flight).
+/// batch size, measured in one run; their ratio is the loop's efficiency. Also the device's
+/// busy share, positions per pass and the cores the loop used. The loop runs the `[selfplay]`
+/// table of a run configuration (search, visits, games and batches in flight); `--device sim`
+/// measures it as a GPU would drive it, on any machine.
 #[derive(ClapArgs)]
 pub struct Args {
     /// Print one JSON object instead of a sentence.
@@ -41,6 +43,16 @@ pub struct Args {
     /// visits.
     #[arg(long)]
     visits: Option<u32>,
+    /// Batches each worker keeps in flight through the server, instead of the config's
+    /// (`1`: each worker waits for every batch, the design before pipelining).
+    #[arg(long)]
+    batches_in_flight: Option<usize>,
+    /// Where the network runs: `auto` (the first CUDA device if there is one, else the CPU),
+    /// `cpu`, `cuda`, `cuda:N`, or `sim`: a simulated accelerator that holds a batch of n
+    /// positions for A + B*n (the H100's standard net on size 6, 3 ms + 7.13 us a position,
+    /// unless `sim:A_MS,B_US` says otherwise) at no CPU cost, behind the inference server.
+    #[arg(long, default_value = "auto")]
+    device: nn::DeviceChoice,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -100,6 +112,20 @@ fn measure<G: Planes>(args: &Args, text: &str) -> anyhow::Result<()> {
             _ => selfplay::Inference::Auto,
         };
     }
+    if let Some(batches) = args.batches_in_flight {
+        selfplay.batches_in_flight = batches;
+    }
+    selfplay
+        .validate()
+        .map_err(|error| crate::InputError(format!("[selfplay] with the flags given: {error}")))?;
+    if let (nn::DeviceChoice::Simulated(_), selfplay::Inference::PerThread) =
+        (args.device, selfplay.inference)
+    {
+        return Err(crate::InputError(
+            "--device sim with --inference per-thread: a simulated device runs behind the inference server".into(),
+        )
+        .into());
+    }
     if let Some(visits) = args.visits {
         if visits == 0 {
             return Err(crate::InputError("--visits 0: expected at least 1".into()).into());
@@ -108,22 +134,25 @@ fn measure<G: Planes>(args: &Args, text: &str) -> anyhow::Result<()> {
         selfplay.cheap_visits = visits;
         selfplay.full_search_probability = 1.0;
     }
-    let report = train::bench::selfplay::<G>(&options, net, selfplay, args.seconds)?;
+    let report = train::bench::selfplay::<G>(&options, net, selfplay, args.device, args.seconds)?;
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
         println!(
-            "{} net on {} ({}), {} worker(s) x {} games in flight (mean batch {:.1}): self-play {:.0} evals/s, bare forward {:.0} evals/s, loop efficiency {:.2}; network busy {:.2} of the time; {} games finished ({:.3} games/s, {}); peak memory {}",
+            "{} net on {} ({}), {} worker(s) x {} games in flight, {} batch(es) in flight each (mean batch {:.1}): self-play {:.0} evals/s, bare forward {:.0} evals/s, loop efficiency {:.2}; device busy {:.2} of the time; {:.2} cores used ({:.1} CPU-s); {} games finished ({:.3} games/s, {}); peak memory {}",
             report.net,
             report.device,
             report.inference,
             report.workers,
             report.games_in_flight,
+            report.batches_in_flight,
             report.mean_batch,
             report.selfplay_evals_per_sec,
             report.forward_evals_per_sec,
             report.loop_efficiency,
-            report.network_time_fraction,
+            report.device_busy,
+            report.cores_used,
+            report.cpu_seconds,
             report.games_finished,
             report.games_per_sec,
             report

@@ -23,7 +23,7 @@ use crate::metrics::Metrics;
 use crate::{RunConfig, RunDir, RunStore, Trainer};
 use anyhow::{Context, Result};
 use game::Planes;
-use nn::{NetConfig, Network};
+use nn::{DeviceChoice, NetConfig, Network};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use replay::{LocalDirStore, ShardOrigin, ShardStore, Window, open_store};
@@ -63,17 +63,19 @@ pub enum Role<'a> {
 }
 
 /// Runs `role` of the run in `run` (created and holding its config) until `limit`, resuming
-/// from whatever the folder already holds.
+/// from whatever the folder already holds; self-play's network runs on `device`, the trainer
+/// on its libtorch device (the best one, when self-play's is simulated).
 pub fn train<G: Planes>(
     run: &RunDir,
     config: &RunConfig<G::Options>,
     limit: Limit,
     role: Role,
+    device: DeviceChoice,
 ) -> Result<RunSummary> {
     let process = match role {
-        Role::Whole => Process::<G>::whole(run, config)?,
-        Role::SelfPlay(store) => Process::self_play(run, config, store)?,
-        Role::Learner(store) => Process::learner(run, config, store)?,
+        Role::Whole => Process::<G>::whole(run, config, device)?,
+        Role::SelfPlay(store) => Process::self_play(run, config, store, device)?,
+        Role::Learner(store) => Process::learner(run, config, store, device)?,
     };
     process.run(limit)
 }
@@ -97,11 +99,17 @@ struct Process<'a, G: Planes> {
     pull_from: Option<&'a RunStore>,
     /// The store the learner publishes each new generation to.
     publish_to: Option<&'a RunStore>,
+    /// Where self-play's network runs.
+    device: DeviceChoice,
 }
 
 impl<'a, G: Planes> Process<'a, G> {
     /// `ghast train`: everything, over the run folder.
-    fn whole(run: &'a RunDir, config: &'a RunConfig<G::Options>) -> Result<Self> {
+    fn whole(
+        run: &'a RunDir,
+        config: &'a RunConfig<G::Options>,
+        device: DeviceChoice,
+    ) -> Result<Self> {
         let origin = origin::<G>(config)?;
         let (trainer, generation, step) = trainer_loop::<G>(
             run,
@@ -110,6 +118,7 @@ impl<'a, G: Planes> Process<'a, G> {
             LOCAL_REFRESH,
             false,
             &origin,
+            device,
         )?;
         let merging = (config.run.merged_shard_positions > 0).then(|| ShardMerging {
             intent: run.merge_intent(),
@@ -127,6 +136,7 @@ impl<'a, G: Planes> Process<'a, G> {
             writer_id: 0,
             pull_from: None,
             publish_to: None,
+            device,
         })
     }
 
@@ -136,6 +146,7 @@ impl<'a, G: Planes> Process<'a, G> {
         run: &'a RunDir,
         config: &'a RunConfig<G::Options>,
         store: &'a RunStore,
+        device: DeviceChoice,
     ) -> Result<Self> {
         let writer_id = run.writer_id()?;
         let shards = open_store(&store.shards())?;
@@ -151,6 +162,7 @@ impl<'a, G: Planes> Process<'a, G> {
             writer_id,
             pull_from: Some(store),
             publish_to: None,
+            device,
         })
     }
 
@@ -159,11 +171,12 @@ impl<'a, G: Planes> Process<'a, G> {
         run: &'a RunDir,
         config: &'a RunConfig<G::Options>,
         store: &'a RunStore,
+        device: DeviceChoice,
     ) -> Result<Self> {
         let shards = open_store(&store.shards())?;
         let origin = origin::<G>(config)?;
         let (trainer, generation, step) =
-            trainer_loop::<G>(run, config, shards, REMOTE_REFRESH, true, &origin)?;
+            trainer_loop::<G>(run, config, shards, REMOTE_REFRESH, true, &origin, device)?;
         Ok(Process {
             run,
             config,
@@ -175,6 +188,7 @@ impl<'a, G: Planes> Process<'a, G> {
             writer_id: 0,
             pull_from: None,
             publish_to: Some(store),
+            device,
         })
     }
 
@@ -192,6 +206,7 @@ impl<'a, G: Planes> Process<'a, G> {
             writer_id,
             pull_from,
             publish_to,
+            device,
         } = self;
         let trains = trainer.is_some();
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -202,11 +217,15 @@ impl<'a, G: Planes> Process<'a, G> {
             && config
                 .selfplay
                 .inference
-                .uses_server(nn::cuda_is_available())
+                .uses_server(device.is_accelerator())
         {
             let max_batch = config.selfplay.served_batch(workers);
-            let served = ServedNetwork::<G>::start(run, &config.game, max_batch)?;
-            tracing::info!("self-play threads share one network through an inference server");
+            let served = ServedNetwork::<G>::start(run, &config.game, device, max_batch)?;
+            tracing::info!(
+                "self-play threads share one network through an inference server on {}, {} batches in flight each",
+                served.device_name(),
+                config.selfplay.batches_in_flight
+            );
             Some(served)
         } else {
             None
@@ -344,8 +363,9 @@ fn trainer_loop<'a, G: Planes>(
     refresh_every: Duration,
     count_positions: bool,
     origin: &ShardOrigin,
+    device: DeviceChoice,
 ) -> Result<(TrainerLoop<'a, G>, u64, u64)> {
-    let device = nn::best_device();
+    let device = device.torch_device();
     let started = Instant::now();
     let (trainer, generation, step, run_seconds_before) = start_trainer::<G>(run, config, device)?;
     let trainer_loop = TrainerLoop {

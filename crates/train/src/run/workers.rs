@@ -6,8 +6,8 @@ use super::shared::Shared;
 use crate::RunDir;
 use anyhow::Result;
 use game::Planes;
-use mcts::{CachedEvaluator, Evaluator};
-use nn::{EvaluatorSettings, InferenceServer, NetEvaluator, Network};
+use mcts::{CachedEvaluator, Inline, PipelinedEvaluator};
+use nn::{DeviceChoice, EvaluatorSettings, InferenceServer, NetEvaluator, Network};
 use replay::GameRecord;
 use selfplay::{SelfplayConfig, Worker};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -24,15 +24,25 @@ pub struct ServedNetwork<G> {
 }
 
 impl<G: Planes> ServedNetwork<G> {
-    /// Serves the generation `latest` names, on the first CUDA device if there is one, in
-    /// forward passes of up to `max_batch` positions.
-    pub fn start(run: &RunDir, options: &G::Options, max_batch: usize) -> Result<Self> {
+    /// Serves the generation `latest` names on `device`, in forward passes of up to
+    /// `max_batch` positions (a simulated device answers from the positions alone).
+    pub fn start(
+        run: &RunDir,
+        options: &G::Options,
+        device: DeviceChoice,
+        max_batch: usize,
+    ) -> Result<Self> {
         let (generation, network) = load_latest::<G>(run)?;
-        let settings = EvaluatorSettings {
-            max_batch,
-            ..EvaluatorSettings::default()
+        let evaluator = match device {
+            DeviceChoice::Simulated(simulated) => NetEvaluator::simulated(simulated, max_batch),
+            device => {
+                let settings = EvaluatorSettings {
+                    max_batch,
+                    ..EvaluatorSettings::on(device.torch_device())
+                };
+                NetEvaluator::new(network, options, settings)?
+            }
         };
-        let evaluator = NetEvaluator::new(network, options, settings)?;
         Ok(ServedNetwork {
             server: InferenceServer::start(evaluator),
             generation: AtomicU64::new(generation),
@@ -65,6 +75,11 @@ impl<G: Planes> ServedNetwork<G> {
         Ok(())
     }
 
+    /// Where the server's passes run.
+    pub fn device_name(&self) -> &str {
+        self.server.device_name()
+    }
+
     /// The server's mean positions and thread batches per forward pass so far.
     pub fn merging(&self) -> (f64, f64) {
         (
@@ -83,9 +98,9 @@ pub fn run_worker<G: Planes>(
     records: Sender<GameRecord>,
     served: Option<&ServedNetwork<G>>,
 ) -> Result<()> {
-    let worker = Worker::<G>::new(options.clone(), config.clone(), seed);
     match served {
         Some(served) => {
+            let worker = Worker::<G>::new(options.clone(), config.clone(), seed);
             let generation = served.generation.load(Ordering::Acquire);
             let newer = |current: u64| -> Result<_> {
                 let serving = served.generation.load(Ordering::Acquire);
@@ -102,8 +117,13 @@ pub fn run_worker<G: Planes>(
             )
         }
         None => {
-            let evaluator =
-                |network| NetEvaluator::<G>::new(network, options, EvaluatorSettings::default());
+            let config = &config.clone().evaluating_on_own_thread();
+            let worker = Worker::<G>::new(options.clone(), config.clone(), seed);
+            let evaluator = |network| -> Result<_> {
+                let evaluator =
+                    NetEvaluator::<G>::new(network, options, EvaluatorSettings::default())?;
+                Ok(Inline::new(evaluator))
+            };
             let (generation, network) = load_latest::<G>(run)?;
             let newer = |current: u64| -> Result<_> {
                 if run.latest_generation()? == Some(current) {
@@ -126,8 +146,9 @@ pub fn run_worker<G: Planes>(
 }
 
 /// Plays until the run stops, switching to the evaluator `newer` returns whenever there is a
-/// newer generation (checked every few seconds); the cache starts empty with each.
-fn play<G: Planes, E: Evaluator<G>>(
+/// newer generation (checked every few seconds; the batches in flight are taken back from the
+/// old one first); the cache starts empty with each.
+fn play<G: Planes, E: PipelinedEvaluator<G>>(
     mut worker: Worker<G>,
     evaluator: E,
     mut generation: u64,
@@ -166,6 +187,10 @@ fn play<G: Planes, E: Evaluator<G>>(
                 }
             }
             if let Some((next, inner)) = newer(generation)? {
+                let drained = worker.drain(&mut evaluator);
+                shared
+                    .evaluations
+                    .fetch_add(drained as u64, Ordering::Relaxed);
                 generation = next;
                 evaluator.replace_inner(inner);
                 worker.set_generation(generation as u32);
