@@ -30,7 +30,7 @@ pub struct Args {
     /// 3 ms + 7.13 us a position, unless `sim:A_MS,B_US` says otherwise) and answers with a
     /// fixed function of the position, costing no CPU; everything else runs for real, so
     /// the loop can be measured as a GPU would drive it on any machine. The trainer runs on
-    /// the best libtorch device either way.
+    /// this device too, or with `sim` on the best libtorch one.
     #[arg(long, default_value = "auto")]
     pub device: nn::DeviceChoice,
 }
