@@ -140,3 +140,73 @@ fn bench_learning_trains_and_rates_a_ghodak_bot() {
         String::from_utf8_lossy(&rated.stderr)
     );
 }
+
+/// `bench selfplay --device sim` measures the loop on a simulated accelerator through the
+/// inference server and reports what a GPU user needs, with today's keys kept; one batch in
+/// flight per worker is a flag away, and a simulated device refuses per-thread inference.
+#[test]
+fn bench_selfplay_on_a_simulated_device_reports_the_device_and_the_cores() {
+    for batches in ["2", "1"] {
+        let output = ghast(
+            &[
+                "bench",
+                "selfplay",
+                "--config",
+                "configs/tiny.toml",
+                "--device",
+                "sim:0.2,1",
+                "--workers",
+                "2",
+                "--batches-in-flight",
+                batches,
+                "--seconds",
+                "0.5",
+                "--json",
+            ],
+            "",
+        );
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{stderr}");
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(report["device"], "sim:0.2,1", "{report}");
+        assert_eq!(report["inference"], "server", "{report}");
+        assert_eq!(report["batches_in_flight"].to_string(), batches, "{report}");
+        let number = |key: &str| {
+            report[key]
+                .as_f64()
+                .unwrap_or_else(|| panic!("{key} in {report}"))
+        };
+        for key in [
+            "selfplay_evals_per_sec",
+            "forward_evals_per_sec",
+            "loop_efficiency",
+            "mean_batch",
+            "cores_used",
+            "cpu_seconds",
+        ] {
+            assert!(number(key) > 0.0, "{key} in {report}");
+        }
+        let busy = number("device_busy");
+        assert!(busy > 0.0 && busy <= 1.05, "{report}");
+    }
+
+    let output = ghast(
+        &[
+            "bench",
+            "selfplay",
+            "--config",
+            "configs/tiny.toml",
+            "--device",
+            "sim",
+            "--inference",
+            "per-thread",
+        ],
+        "",
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--device sim with --inference per-thread"),
+        "{stderr}"
+    );
+}
