@@ -54,7 +54,7 @@ impl Default for EvaluatorSettings {
 #[derive(Debug)]
 pub(crate) enum Engine {
     Network {
-        network: Network,
+        network: Box<Network>,
         device: Device,
         kind: Kind,
     },
@@ -116,7 +116,7 @@ impl Engine {
         {
             replacement.to(*device, *kind);
             replacement.fold_batch_norm();
-            *network = replacement;
+            **network = replacement;
         }
     }
 }
@@ -194,7 +194,7 @@ impl<G: Planes> NetEvaluator<G> {
         network.to(settings.device, kind);
         network.fold_batch_norm();
         let engine = Engine::Network {
-            network,
+            network: Box::new(network),
             device: settings.device,
             kind,
         };
