@@ -61,12 +61,9 @@ fn merged_batches_of_many_threads_give_each_the_results_it_gets_alone() {
             });
         }
     });
-    assert!(
-        server.mean_requests_per_pass() > 1.0,
-        "six threads' batches were merged: {} requests per pass, {} positions",
-        server.mean_requests_per_pass(),
-        server.mean_batch()
-    );
+    // Whether these passes merged batches depends on how the threads were scheduled (a free
+    // device takes whatever is waiting, without waiting for more);
+    // `batches_sent_while_the_device_is_busy_share_the_next_pass` makes a merge certain.
 }
 
 /// While the device runs one pass, the batches that threads send are gathered by the other

@@ -14,10 +14,10 @@ use std::ops::Range;
 /// them, while the other lanes' batches are in flight. With an inference server the worker
 /// thus searches while the device evaluates; with one lane it waits for each batch.
 ///
-/// Each game slot draws from a random stream of its own (openings, chance, noise, which
-/// searches are full), and a tree's steps do not depend on which trees share its batch, so
-/// with an evaluator whose answers depend on the position only, the games of a slot are the
-/// same however the games are split into lanes. Each game has its referee, which draws
+/// A tree's steps do not depend on which trees share its batch, and each game slot draws from
+/// a random stream of its own (openings, chance, which searches are full), so that its games
+/// do not depend on when other slots move either: with an evaluator whose answers depend on
+/// the position only, the games of a slot are the same however the games are split into lanes. Each game has its referee, which draws
 /// chance's outcomes from the game's own seeded stream, so a search never starts at a chance
 /// position.
 pub struct Worker<G: Game> {
