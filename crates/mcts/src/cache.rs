@@ -153,6 +153,35 @@ impl<E> CachedEvaluator<E> {
         evaluation.lead = self.leads[slot];
     }
 
+    /// The positions at `misses`, in the buffer kept for them (hand it back with
+    /// [`recycle`] into `self.positions`).
+    fn missed<'p, G>(&mut self, positions: &[&'p G], misses: &[usize]) -> Vec<&'p G> {
+        let mut missed = recycle(std::mem::take(&mut self.positions));
+        missed.extend(misses.iter().map(|&index| positions[index]));
+        missed
+    }
+
+    /// Has `evaluate` write the evaluations of the positions at `misses` (of a batch whose
+    /// position `i` has the hash `hash(i)`), remembers each, and moves it into `out`.
+    fn answer_misses(
+        &mut self,
+        misses: &[usize],
+        hash: impl Fn(usize) -> u64,
+        out: &mut [Evaluation],
+        evaluate: impl FnOnce(&mut E, &mut [Evaluation]),
+    ) {
+        if self.miss_out.len() < misses.len() {
+            self.miss_out.resize_with(misses.len(), Evaluation::default);
+        }
+        let mut miss_out = std::mem::take(&mut self.miss_out);
+        evaluate(&mut self.inner, &mut miss_out[..misses.len()]);
+        for (evaluation, &index) in miss_out.iter_mut().zip(misses) {
+            self.store(hash(index), evaluation);
+            std::mem::swap(&mut out[index], evaluation);
+        }
+        self.miss_out = miss_out;
+    }
+
     /// Remembers `evaluation` for the position whose hash is `hash`.
     fn store(&mut self, hash: u64, evaluation: &Evaluation) {
         let n = self.num_actions;
@@ -175,19 +204,11 @@ impl<G: Game, E: Evaluator<G>> Evaluator<G> for CachedEvaluator<E> {
             cache.read(slot, &mut out[index]);
         });
         if !misses.is_empty() {
-            let mut missed: Vec<&G> = recycle(std::mem::take(&mut self.positions));
-            missed.extend(misses.iter().map(|&index| positions[index]));
-            if self.miss_out.len() < missed.len() {
-                self.miss_out.resize_with(missed.len(), Evaluation::default);
-            }
-            self.inner
-                .evaluate(&missed, &mut self.miss_out[..missed.len()]);
-            let mut miss_out = std::mem::take(&mut self.miss_out);
-            for (evaluation, &index) in miss_out.iter_mut().zip(&misses) {
-                self.store(positions[index].hash(), evaluation);
-                std::mem::swap(&mut out[index], evaluation);
-            }
-            self.miss_out = miss_out;
+            let missed = self.missed(positions, &misses);
+            let hash = |index: usize| positions[index].hash();
+            self.answer_misses(&misses, hash, out, |inner, answers| {
+                inner.evaluate(&missed, answers)
+            });
             self.positions = recycle(missed);
         }
         self.misses = misses;
@@ -223,8 +244,7 @@ impl<G: Game, E: PipelinedEvaluator<G>> PipelinedEvaluator<G> for CachedEvaluato
             cache.read(slot, &mut answers[index]);
         });
         if !batch.misses.is_empty() {
-            let mut missed: Vec<&G> = recycle(std::mem::take(&mut self.positions));
-            missed.extend(batch.misses.iter().map(|&index| positions[index]));
+            let missed = self.missed(positions, &batch.misses);
             self.inner.submit(&missed);
             self.positions = recycle(missed);
         }
@@ -245,17 +265,10 @@ impl<G: Game, E: PipelinedEvaluator<G>> PipelinedEvaluator<G> for CachedEvaluato
             std::mem::swap(out, answer);
         }
         if !batch.misses.is_empty() {
-            let missed = batch.misses.len();
-            if self.miss_out.len() < missed {
-                self.miss_out.resize_with(missed, Evaluation::default);
-            }
-            let mut miss_out = std::mem::take(&mut self.miss_out);
-            self.inner.receive(&mut miss_out[..missed]);
-            for (evaluation, &index) in miss_out.iter_mut().zip(&batch.misses) {
-                self.store(batch.hashes[index], evaluation);
-                std::mem::swap(&mut out[index], evaluation);
-            }
-            self.miss_out = miss_out;
+            let hash = |index: usize| batch.hashes[index];
+            self.answer_misses(&batch.misses, hash, out, |inner, answers| {
+                inner.receive(answers)
+            });
         }
         self.spare_in_flight.push(batch);
     }

@@ -1,5 +1,6 @@
 //! Batched inference for search: [`game::Evaluator`] backed by a [`Network`].
 
+use crate::DeviceChoice;
 use crate::error::NetError;
 use crate::host_batch::HostBatch;
 use crate::model::Network;
@@ -105,18 +106,22 @@ impl Engine {
         }
     }
 
-    /// Swaps in new weights of the same architecture, moved to this engine's device and
-    /// precision (a simulated device has no weights: it keeps answering as it did).
-    pub(crate) fn replace_network(&mut self, mut replacement: Network) {
-        if let Engine::Network {
-            network,
+    /// `network` moved to `device` in `kind`, batch norm folded: ready for inference.
+    fn network(mut network: Network, device: Device, kind: Kind) -> Engine {
+        network.to(device, kind);
+        network.fold_batch_norm();
+        Engine::Network {
+            network: Box::new(network),
             device,
             kind,
-        } = self
-        {
-            replacement.to(*device, *kind);
-            replacement.fold_batch_norm();
-            **network = replacement;
+        }
+    }
+
+    /// Swaps in new weights of the same architecture, moved to this engine's device and
+    /// precision (a simulated device has no weights: it keeps answering as it did).
+    pub(crate) fn replace_network(&mut self, replacement: Network) {
+        if let Engine::Network { device, kind, .. } = *self {
+            *self = Engine::network(replacement, device, kind);
         }
     }
 }
@@ -169,7 +174,7 @@ impl<G: Planes> NetEvaluator<G> {
     /// and writes the policy layout of `G` with `options`, and warms up every batch bucket on
     /// that game's start position.
     pub fn new(
-        mut network: Network,
+        network: Network,
         options: &G::Options,
         settings: EvaluatorSettings,
     ) -> Result<Self, NetError> {
@@ -191,13 +196,7 @@ impl<G: Planes> NetEvaluator<G> {
         } else {
             Kind::Float
         };
-        network.to(settings.device, kind);
-        network.fold_batch_norm();
-        let engine = Engine::Network {
-            network: Box::new(network),
-            device: settings.device,
-            kind,
-        };
+        let engine = Engine::network(network, settings.device, kind);
         let mut evaluator = Self::with_engine(engine, settings.max_batch);
         evaluator.warm_up(&start);
         Ok(evaluator)
@@ -207,6 +206,26 @@ impl<G: Planes> NetEvaluator<G> {
     /// `max_batch` positions.
     pub fn simulated(device: SimulatedDevice, max_batch: usize) -> Self {
         Self::with_engine(Engine::Simulated(device), max_batch)
+    }
+
+    /// An evaluator of `network` on the device `--device` chose, in passes of up to
+    /// `max_batch` positions (bf16 on CUDA); a simulated device leaves the network unused.
+    pub fn on_choice(
+        device: DeviceChoice,
+        network: Network,
+        options: &G::Options,
+        max_batch: usize,
+    ) -> Result<Self, NetError> {
+        match device {
+            DeviceChoice::Simulated(simulated) => Ok(Self::simulated(simulated, max_batch)),
+            device => {
+                let settings = EvaluatorSettings {
+                    max_batch,
+                    ..EvaluatorSettings::on(device.torch_device())
+                };
+                Self::new(network, options, settings)
+            }
+        }
     }
 
     fn with_engine(engine: Engine, max_batch: usize) -> Self {

@@ -24,6 +24,18 @@ fn evaluate(evaluator: &mut impl Evaluator<Toy>, positions: &[Toy]) -> Vec<Evalu
     out
 }
 
+/// Each position of each set evaluated alone, through a client of its own.
+fn one_at_a_time(server: &InferenceServer<Toy>, sets: &[Vec<Toy>]) -> Vec<Vec<Evaluation>> {
+    let mut alone = server.client();
+    sets.iter()
+        .map(|set| {
+            set.iter()
+                .map(|position| evaluate(&mut alone, std::slice::from_ref(position)).remove(0))
+                .collect()
+        })
+        .collect()
+}
+
 #[test]
 fn merged_batches_of_many_threads_give_each_the_results_it_gets_alone() {
     let server = server(32);
@@ -34,15 +46,7 @@ fn merged_batches_of_many_threads_give_each_the_results_it_gets_alone() {
             random_positions(&options(grid, grid), 5, thread)
         })
         .collect();
-    let mut alone = server.client();
-    let expected: Vec<Vec<Evaluation>> = sets
-        .iter()
-        .map(|set| {
-            set.iter()
-                .map(|position| evaluate(&mut alone, std::slice::from_ref(position)).remove(0))
-                .collect()
-        })
-        .collect();
+    let expected = one_at_a_time(&server, &sets);
     let passes_alone = server.mean_requests_per_pass();
     assert!(
         (passes_alone - 1.0).abs() < 1e-9,
@@ -108,15 +112,7 @@ fn batches_in_flight_come_back_to_their_own_positions() {
     let sets: Vec<Vec<Toy>> = (0..4)
         .map(|set| random_positions(&options(4, 4), 3 + 4 * set, set as u64))
         .collect();
-    let mut alone = server.client();
-    let expected: Vec<Vec<Evaluation>> = sets
-        .iter()
-        .map(|set| {
-            set.iter()
-                .map(|position| evaluate(&mut alone, std::slice::from_ref(position)).remove(0))
-                .collect()
-        })
-        .collect();
+    let expected = one_at_a_time(&server, &sets);
     let mut client = server.client();
     for _ in 0..20 {
         for set in &sets {

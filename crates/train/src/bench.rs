@@ -81,22 +81,11 @@ pub fn selfplay<G: Planes>(
     let server = uses_server
         .then(|| {
             // One network on the device, room for every thread's games in one pass.
+            tch::manual_seed(0);
+            let network = Network::new(config.clone(), Device::Cpu);
             let max_batch = selfplay.served_batch(workers);
-            match device {
-                DeviceChoice::Simulated(simulated) => {
-                    Ok(NetEvaluator::<G>::simulated(simulated, max_batch))
-                }
-                device => {
-                    let settings = EvaluatorSettings {
-                        max_batch,
-                        ..EvaluatorSettings::on(device.torch_device())
-                    };
-                    tch::manual_seed(0);
-                    let network = Network::new(config.clone(), Device::Cpu);
-                    NetEvaluator::<G>::new(network, options, settings)
-                }
-            }
-            .map(InferenceServer::start)
+            NetEvaluator::<G>::on_choice(device, network, options, max_batch)
+                .map(InferenceServer::start)
         })
         .transpose()?;
     let selfplay = if uses_server {

@@ -33,16 +33,7 @@ impl<G: Planes> ServedNetwork<G> {
         max_batch: usize,
     ) -> Result<Self> {
         let (generation, network) = load_latest::<G>(run)?;
-        let evaluator = match device {
-            DeviceChoice::Simulated(simulated) => NetEvaluator::simulated(simulated, max_batch),
-            device => {
-                let settings = EvaluatorSettings {
-                    max_batch,
-                    ..EvaluatorSettings::on(device.torch_device())
-                };
-                NetEvaluator::new(network, options, settings)?
-            }
-        };
+        let evaluator = NetEvaluator::on_choice(device, network, options, max_batch)?;
         Ok(ServedNetwork {
             server: InferenceServer::start(evaluator),
             generation: AtomicU64::new(generation),
