@@ -23,6 +23,19 @@ pub trait GtpGame: Game {
     /// The board size a position string describes, so that setting a position of another
     /// size changes the size as `boardsize` would.
     fn position_size(text: &str) -> Result<i64, String>;
+
+    /// The start position with `stones` already on the board and `to_move` to play: Go's
+    /// handicap and set-up stones, placed rather than played (KataGo's `initialStones` and
+    /// `initialPlayer`). Each stone is a placement's action. A game whose pieces are not
+    /// stones refuses, saying so.
+    fn set_up(
+        options: &Self::Options,
+        stones: &[(Side, usize)],
+        to_move: Side,
+    ) -> Result<Self, String> {
+        let _ = (options, stones, to_move);
+        Err(format!("{} places no stones outside a move", Self::NAME))
+    }
 }
 
 /// The `final_score` text: the winner's letter ([`GtpGame::SCORE_LETTERS`]), `+`, the lead

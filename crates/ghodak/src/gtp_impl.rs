@@ -2,6 +2,7 @@
 //! `final_score` as `B+3.5`), so that GNU Go, Pachi and GUIs drive it unchanged.
 
 use crate::ghodak::Ghodak;
+use crate::options::GhodakOptions;
 #[cfg(test)]
 use crate::options::RawOptions;
 use game::Game;
@@ -65,6 +66,58 @@ impl GtpGame for Ghodak {
         let rows = text.split_whitespace().next().unwrap_or_default();
         Ok(rows.split('/').count() as i64)
     }
+
+    /// Writes the stones as a position string and reads it, so that a set-up is checked as a
+    /// position string is: every group needs a liberty.
+    fn set_up(
+        options: &GhodakOptions,
+        stones: &[(Side, usize)],
+        to_move: Side,
+    ) -> Result<Self, String> {
+        let size = options.size();
+        let mut board = vec![None; options.points()];
+        for &(side, action) in stones {
+            let empty = Ghodak::new(options);
+            let cell = board.get_mut(action).ok_or_else(|| {
+                format!(
+                    "`{}` is not a point to place a stone on",
+                    empty.action_to_string(action)
+                )
+            })?;
+            if cell.is_some() {
+                return Err(format!("two stones on {}", empty.name(action)));
+            }
+            *cell = Some(side);
+        }
+        let rows: Vec<String> = board
+            .chunks(size)
+            .map(|row| {
+                let mut text = String::new();
+                let mut empties = 0;
+                for cell in row {
+                    let stone = match cell {
+                        None => {
+                            empties += 1;
+                            continue;
+                        }
+                        Some(Side::First) => 'x',
+                        Some(Side::Second) => 'o',
+                    };
+                    if empties > 0 {
+                        write!(text, "{}", std::mem::take(&mut empties)).expect("to a String");
+                    }
+                    text.push(stone);
+                }
+                if empties > 0 {
+                    write!(text, "{empties}").expect("to a String");
+                }
+                text
+            })
+            .collect();
+        let side = if to_move == Side::First { 'b' } else { 'w' };
+        let text = format!("{} {side} 1", rows.join("/"));
+        Ghodak::from_position_str(options, &text).map_err(|error| error.reason)
+    }
 }
 
 #[cfg(test)]
@@ -92,5 +145,31 @@ mod tests {
         assert!(diagram.contains(" 3  . . X . . 3"), "{diagram}");
         assert!(diagram.contains("white to move"), "{diagram}");
         assert_eq!(Ghodak::position_size("5/5/2x2/5/5 w 2"), Ok(5));
+    }
+
+    #[test]
+    fn set_up_places_stones_and_hands_the_move_over() {
+        let options = RawOptions::default().validate().unwrap();
+        let start = Ghodak::new(&options);
+        let point = |name: &str| start.parse_action(name).unwrap();
+        let stones = [(Side::First, point("C3")), (Side::First, point("G7"))];
+        let game = Ghodak::set_up(&options, &stones, Side::Second).unwrap();
+        assert_eq!(game.stone_at(point("C3")), Some(Side::First));
+        assert_eq!(game.stone_at(point("G7")), Some(Side::First));
+        assert_eq!(Game::to_move(&game), Side::Second);
+        assert!(game.parse_action("C3").is_err(), "an occupied point");
+        assert!(game.parse_action("D4").is_ok());
+
+        let twice = Ghodak::set_up(&options, &[stones[0], stones[0]], Side::Second);
+        assert!(twice.unwrap_err().contains("two stones on C3"));
+        let pass = Ghodak::set_up(&options, &[(Side::First, point("pass"))], Side::First);
+        assert!(pass.unwrap_err().contains("`pass` is not a point"));
+        let captured = [
+            (Side::First, point("A1")),
+            (Side::Second, point("A2")),
+            (Side::Second, point("B1")),
+        ];
+        let dead = Ghodak::set_up(&options, &captured, Side::First).unwrap_err();
+        assert!(dead.contains("no liberties"), "{dead}");
     }
 }

@@ -29,11 +29,13 @@ pub(crate) enum NodeState {
 /// What one visit adds to the nodes on its path, from the first side's view: the utility the
 /// search maximises (the game value plus any score term) and the game value alone (win minus
 /// loss probability), which resignation and the win rates shown to people read: with a score
-/// term a lost game can look better than -1, and a won one past +1.
+/// term a lost game can look better than -1, and a won one past +1. The score lead rides
+/// along for analysis, which reports each move's expected lead.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub(crate) struct Backup {
     pub utility: f32,
     pub game_value: f32,
+    pub lead: f32,
 }
 
 #[derive(Clone, Debug)]
@@ -49,6 +51,8 @@ pub(crate) struct Node {
     /// Sum of the squares of the backed-up values, for the spread that
     /// [`crate::MoveChoice::Lcb`] reads.
     pub value_square_sum: f32,
+    /// Sum of the backed-up score leads ([`Backup::lead`]), first side's view.
+    pub lead_sum: f32,
     /// The evaluator's value of this node itself, from the view of its side to move (the
     /// exact value at a terminal node): Gumbel search completes unvisited moves' values with it.
     pub raw_value: f32,
@@ -66,6 +70,7 @@ impl Node {
             value_sum: 0.0,
             game_value_sum: 0.0,
             value_square_sum: 0.0,
+            lead_sum: 0.0,
             raw_value: 0.0,
             first_edge: 0,
             edge_count: 0,
@@ -183,6 +188,7 @@ mod tests {
     const WON: Backup = Backup {
         utility: 1.0,
         game_value: 1.0,
+        lead: 3.0,
     };
 
     #[test]

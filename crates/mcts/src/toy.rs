@@ -32,6 +32,11 @@ impl Nim {
         })
     }
 
+    /// Stones still on the table.
+    pub fn stones_left(&self) -> u32 {
+        self.stones
+    }
+
     /// Action index of taking `stones` stones.
     pub fn take(stones: u32) -> usize {
         stones as usize - 1

@@ -3,7 +3,7 @@
 use super::descent::forced_visits;
 use super::{Tree, side_sign};
 use crate::config::{Formula, MoveChoice};
-use crate::nodes::ROOT;
+use crate::nodes::{Node, ROOT};
 use game::Game;
 use rand::Rng;
 
@@ -28,6 +28,12 @@ pub struct ChildStats {
     /// Mean game value after this move (win minus loss probability, no score term), from
     /// the same view; `None` while unvisited.
     pub game_value: Option<f32>,
+    /// Mean score lead after this move, from the same view; `None` while unvisited.
+    pub lead: Option<f32>,
+    /// The standard error of [`ChildStats::value`]: the spread of the values backed up
+    /// through this move (with a prior spread, so that one visit is not certain) over the
+    /// root of its visits. A lower confidence bound is `value - z * value_error`.
+    pub value_error: Option<f32>,
 }
 
 impl<G: Game> Tree<G> {
@@ -47,8 +53,54 @@ impl<G: Game> Tree<G> {
                 game_value: child
                     .filter(|_| visits > 0)
                     .map(|c| sign * c.game_value_sum / visits as f32),
+                lead: child
+                    .filter(|_| visits > 0)
+                    .map(|c| sign * c.lead_sum / visits as f32),
+                value_error: child.filter(|_| visits > 0).map(standard_error),
             }
         })
+    }
+
+    /// The root's mean score lead from the view of its side to move (0 before any visit).
+    pub fn root_lead(&self) -> f32 {
+        let root = self.nodes.node(ROOT);
+        if root.visits == 0 {
+            return 0.0;
+        }
+        side_sign(root.to_move) * root.lead_sum / root.visits as f32
+    }
+
+    /// The principal variation that starts with the root move `action`: that move, then at
+    /// each node the most visited move (the first of equals), while the nodes have been
+    /// visited, at most `len` moves in all; each with its visits. Chance's outcomes are
+    /// moves like any other here: the most visited roll stands for the dice.
+    pub fn principal_variation(&self, action: usize, len: usize) -> Vec<(usize, u32)> {
+        let mut line = Vec::new();
+        let mut next = self
+            .nodes
+            .edges_of(ROOT)
+            .iter()
+            .find(|edge| edge.action as usize == action)
+            .and_then(|edge| edge.child().map(|child| (edge.action as usize, child)));
+        while let Some((action, id)) = next {
+            let node = self.nodes.node(id);
+            if line.len() >= len || node.visits == 0 {
+                break;
+            }
+            line.push((action, node.visits));
+            next = self
+                .nodes
+                .edges_of(id)
+                .iter()
+                .filter_map(|edge| {
+                    let child = edge.child()?;
+                    Some((edge.action as usize, child, self.nodes.node(child).visits))
+                })
+                .filter(|&(_, _, visits)| visits > 0)
+                .reduce(|best, next| if next.2 > best.2 { next } else { best })
+                .map(|(action, child, _)| (action, child));
+        }
+        line
     }
 
     /// The sparse policy target: `(action, visits)` for every visited root move.
@@ -201,10 +253,7 @@ impl<G: Game> Tree<G> {
                 let n = child.visits as f32;
                 (n >= floor).then(|| {
                     let mean = sign * child.value_sum / n;
-                    let spread = (child.value_square_sum - n * mean * mean).max(0.0);
-                    let variance =
-                        (spread + LCB_PRIOR_VARIANCE * LCB_PRIOR_WEIGHT) / (n + LCB_PRIOR_WEIGHT);
-                    let bound = mean - z * (variance / n).sqrt();
+                    let bound = mean - z * standard_error(child);
                     (edge.action as usize, bound, child.visits)
                 })
             })
@@ -244,4 +293,15 @@ impl<G: Game> Tree<G> {
         }
         last_visited.expect("some move is visited")
     }
+}
+
+/// The standard error of a visited node's mean value: the spread of its backed-up values,
+/// with [`LCB_PRIOR_VARIANCE`] weighing [`LCB_PRIOR_WEIGHT`] visits, over the root of its
+/// visits.
+fn standard_error(node: &Node) -> f32 {
+    let n = node.visits as f32;
+    let mean = node.value_sum / n;
+    let spread = (node.value_square_sum - n * mean * mean).max(0.0);
+    let variance = (spread + LCB_PRIOR_VARIANCE * LCB_PRIOR_WEIGHT) / (n + LCB_PRIOR_WEIGHT);
+    (variance / n).sqrt()
 }

@@ -60,11 +60,14 @@ impl<G: Game> Tree<G> {
             };
             let backup = self.backup_of(evaluation.value, lead);
             self.nodes.node_mut(node).raw_value = backup.utility;
-            self.expand(node, slot, &evaluation.policy);
+            // The root is depth 0; the leaf is the path's last node.
+            let depth = (path.len() - 1) as u32;
+            self.expand(node, slot, depth, &evaluation.policy);
             let sign = side_sign(self.nodes.node(node).to_move);
             let first_side_view = Backup {
                 utility: sign * backup.utility,
                 game_value: sign * backup.game_value,
+                lead: sign * backup.lead,
             };
             self.backup(path, first_side_view, true);
         }
@@ -298,13 +301,20 @@ impl<G: Game> Tree<G> {
         best
     }
 
-    fn expand(&mut self, node: NodeId, slot: usize, policy: &[f32]) {
+    fn expand(&mut self, node: NodeId, slot: usize, depth: u32, policy: &[f32]) {
         let state = &self.leaf_states[slot];
         state.legal_actions(&mut self.legal);
         if self.config.skip_futile {
             self.legal.retain(|&a| !state.is_futile(a));
             if self.legal.is_empty() {
                 // Nothing but futile moves: they are all there is to search.
+                state.legal_actions(&mut self.legal);
+            }
+        }
+        if let Some(filter) = &self.filter {
+            let mover = state.to_move();
+            self.legal.retain(|&a| filter.permits(mover, a, depth));
+            if self.legal.is_empty() {
                 state.legal_actions(&mut self.legal);
             }
         }
@@ -392,6 +402,7 @@ impl<G: Game> Tree<G> {
             node.value_sum += value;
             node.game_value_sum += backup.game_value;
             node.value_square_sum += value * value;
+            node.lead_sum += backup.lead;
             node.in_flight -= u32::from(in_flight);
         }
     }

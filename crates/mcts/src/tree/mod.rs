@@ -10,6 +10,7 @@ mod tests;
 pub use choice::ChildStats;
 
 use crate::config::{Formula, SearchConfig};
+use crate::filter::MoveFilter;
 use crate::nodes::{Backup, Edge, NodeId, NodeState, NodeStore, ROOT};
 use game::{Game, Side};
 use gumbel::GumbelRoot;
@@ -66,6 +67,8 @@ pub struct Tree<G: Game> {
     /// A side that the search expects to play a uniformly random legal action, with this
     /// probability, at each of its decisions below the root ([`Tree::expect_erratic`]).
     erratic: Option<(Side, f32)>,
+    /// Moves the search may not explore near the root ([`Tree::set_move_filter`]).
+    filter: Option<MoveFilter>,
 }
 
 impl<G: Game> Tree<G> {
@@ -93,6 +96,7 @@ impl<G: Game> Tree<G> {
             raw_root_priors: Vec::new(),
             gumbel: GumbelRoot::default(),
             erratic: None,
+            filter: None,
         };
         tree.sample_root();
         tree.reset_root();
@@ -109,6 +113,13 @@ impl<G: Game> Tree<G> {
     /// one's statistics.
     pub fn expect_erratic(&mut self, erratic: Option<(Side, f32)>) {
         self.erratic = erratic.filter(|&(_, rate)| rate > 0.0);
+    }
+
+    /// Keeps the search from exploring the moves `filter` rules out near the root (analysis'
+    /// "avoid these moves"); `None`, the default, explores every legal move. Set it before
+    /// searching: nodes already expanded keep their moves.
+    pub fn set_move_filter(&mut self, filter: Option<MoveFilter>) {
+        self.filter = filter.filter(|f| !f.restrictions.is_empty());
     }
 
     /// Starts over from `game`, keeping the allocations.
@@ -281,6 +292,7 @@ impl<G: Game> Tree<G> {
         Backup {
             utility,
             game_value,
+            lead,
         }
     }
 }

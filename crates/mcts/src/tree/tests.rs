@@ -752,3 +752,77 @@ fn a_search_that_skips_futile_moves_never_tries_one_unless_nothing_else_is_legal
     assert_eq!(tried(&tree), [Nim::take(1)]);
     assert_eq!(tree.best_action(), Nim::take(1));
 }
+
+/// Values of zero, uniform priors, and a lead for the side to move of the stones left.
+struct LeadIsStonesLeft;
+
+impl Evaluator<Nim> for LeadIsStonesLeft {
+    fn evaluate(&mut self, positions: &[&Nim], out: &mut [Evaluation]) {
+        UniformEvaluator.evaluate(positions, out);
+        for (position, evaluation) in positions.iter().zip(out.iter_mut()) {
+            evaluation.lead = position.stones_left() as f32;
+        }
+    }
+}
+
+#[test]
+fn leads_are_backed_up_from_the_root_movers_view() {
+    let config = SearchConfig {
+        formula: Formula::Ucb1,
+        ..quiet()
+    };
+    let mut tree = Tree::new(Nim::start(20, 3, None), config, 0);
+    // The root, then each of its three moves once.
+    tree.set_budget(4);
+    Batch::new().run(std::slice::from_mut(&mut tree), &mut LeadIsStonesLeft);
+    for child in children(&tree) {
+        let taken = child.action as f32 + 1.0;
+        assert_eq!(child.visits, 1);
+        assert_eq!(child.lead, Some(-(20.0 - taken)), "{child:?}");
+        assert!(child.value_error.is_some_and(|e| e > 0.0), "{child:?}");
+    }
+    assert_eq!(tree.root_lead(), (20.0 - 19.0 - 18.0 - 17.0) / 4.0);
+}
+
+#[test]
+fn a_principal_variation_follows_the_most_visited_replies() {
+    let game = Nim::start(12, 3, None);
+    let tree = searched(game.clone(), quiet(), 400, 3);
+    for child in children(&tree).into_iter().filter(|c| c.visits > 0) {
+        let line = tree.principal_variation(child.action, 5);
+        assert!(!line.is_empty() && line.len() <= 5, "{line:?}");
+        assert_eq!(line[0], (child.action, child.visits));
+        assert!(
+            line.windows(2).all(|pair| pair[0].1 >= pair[1].1),
+            "{line:?}"
+        );
+        let mut position = game.clone();
+        for &(action, _) in &line {
+            assert!(position.is_legal(action), "{line:?}");
+            position.apply(action);
+        }
+    }
+    assert_eq!(tree.principal_variation(tree.best_action(), 0), []);
+}
+
+#[test]
+fn a_move_filter_keeps_avoided_moves_out_of_the_root_only_until_its_depth() {
+    let game = Nim::start(12, 3, None);
+    let mut tree = Tree::new(game.clone(), quiet(), 0);
+    tree.set_move_filter(Some(crate::MoveFilter {
+        restrictions: vec![crate::MoveRestriction {
+            side: game.to_move(),
+            actions: vec![Nim::take(1)],
+            until_depth: 1,
+            allow_only: false,
+        }],
+    }));
+    tree.set_budget(200);
+    Batch::new().run(std::slice::from_mut(&mut tree), &mut UniformEvaluator);
+    let actions: Vec<usize> = children(&tree).iter().map(|c| c.action).collect();
+    assert_eq!(actions.len(), 2, "{actions:?}");
+    assert!(!actions.contains(&Nim::take(1)));
+    // Two moves down the same side moves again, and may take one stone there.
+    let deeper = tree.principal_variation(tree.best_action(), 3);
+    assert_eq!(deeper.len(), 3, "{deeper:?}");
+}
