@@ -5,6 +5,7 @@ mod commands;
 mod input_error;
 
 use clap::{CommandFactory, Parser};
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 pub use input_error::InputError;
@@ -28,8 +29,8 @@ struct Cli {
 
 fn main() -> ExitCode {
     keep_freed_memory();
-    let args =
-        commands::registry::expand_rule_flags(std::env::args_os().collect(), &Cli::command());
+    let args = commands::analysis::katago_flags(std::env::args_os().collect());
+    let args = commands::registry::expand_rule_flags(args, &Cli::command());
     let cli = Cli::parse_from(args);
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -37,6 +38,9 @@ fn main() -> ExitCode {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,object_store=warn")),
         )
         .with_writer(std::io::stderr)
+        // Colour codes only for a person at a terminal: logs redirected to a file or read by
+        // a program (CI, a tool driving `ghast analysis`) stay plain text.
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
     // Before anything asks libtorch about CUDA, which it answers once for good.
     nn::load_cuda_backend();

@@ -1,3 +1,4 @@
+pub mod analysis;
 mod arena;
 mod bench;
 mod export;
@@ -64,6 +65,14 @@ pub enum Command {
     Gtp(gtp::Args),
     /// Serve a web page to play against a bot and analyse positions.
     Serve(serve::Args),
+    /// An analysis engine for programs: JSON queries on standard input, searched positions on
+    /// standard output, KataGo's protocol for every game (`ghast analysis --help`).
+    ///
+    /// Examples:
+    ///   echo '{"id":"a","moves":[["B","E5"]],"maxVisits":100}' | ghast analysis --bot models/ghodak9
+    ///   ghast analysis -config analysis.cfg -model models/ghodak9
+    #[command(verbatim_doc_comment)]
+    Analysis(analysis::Args),
     /// Replay moves read from standard input and print every position (and the result).
     ///
     /// An illegal or malformed move stops the replay with exit status 2 and a message naming
@@ -94,6 +103,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Export(args) => export::run(args),
         Command::Gtp(args) => gtp::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Analysis(args) => analysis::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Bench(bench) => bench::run(bench),
         Command::Games(args) => games::run(args),

@@ -14,6 +14,11 @@ pub trait GtpGame: Game {
     /// The board in ASCII for `showboard`, with whose move it is and the position string.
     fn diagram(&self) -> String;
 
+    /// The name KataGo gives this game's rules (its `rules` strings), where the game is Go
+    /// under one of KataGo's rule sets: an analysis query naming them gets exactly them, one
+    /// naming another rule set gets these with a warning.
+    const KATAGO_RULES: Option<&'static str> = None;
+
     /// What the side to move is asked to do, for error messages (`to move`; Ghast: `to accept
     /// or veto` while a placement awaits its answer).
     fn turn_task(&self) -> &'static str {
@@ -54,6 +59,30 @@ pub fn final_score_text<G: GtpGame>(outcome: Option<Outcome>, lead: f64) -> Stri
     match winner {
         None => "0".to_owned(),
         Some(side) => format!("{}+{}", letters[side.index()], lead.abs()),
+    }
+}
+
+/// Reads a colour: the game's names for its sides, or Go's names for the first and second
+/// player (`black`/`b` and `white`/`w`), in any case. Beware that in a Ghast position string
+/// `b` means Blue; GTP follows Go here so that Go tools work unchanged. A game whose own
+/// sides are black and white keeps its own meaning of them (in Ghost Chess White is first).
+pub fn parse_colour<G: Game>(text: &str) -> Result<Side, String> {
+    let [first, second] = G::COLOURS;
+    // A game whose sides are black and white (Qast; Ghost Chess, where White moves first)
+    // means its own sides by those words and their letters; in the others they are Go's.
+    let own_letters = first.starts_with(['b', 'w']) && second.starts_with(['b', 'w']);
+    let lower = text.to_ascii_lowercase();
+    let is =
+        |name: &str| lower == name || own_letters && lower.len() == 1 && name.starts_with(&lower);
+    match lower.as_str() {
+        _ if is(first) => Ok(Side::First),
+        _ if is(second) => Ok(Side::Second),
+        "black" | "b" => Ok(Side::First),
+        "white" | "w" => Ok(Side::Second),
+        _ if own_letters => Err(format!("invalid color `{text}` ({first} or {second})")),
+        _ => Err(format!(
+            "invalid color `{text}` ({first} or {second}; black/b is {first}, white/w is {second})"
+        )),
     }
 }
 

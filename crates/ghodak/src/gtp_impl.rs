@@ -14,6 +14,9 @@ const COLUMNS: &str = "ABCDEFGHJKLMNOPQRST";
 impl GtpGame for Ghodak {
     const SCORE_LETTERS: [char; 2] = ['B', 'W'];
 
+    /// Area scoring, simple ko, no suicide: KataGo's `chinese` (GHODAK.md).
+    const KATAGO_RULES: Option<&'static str> = Some("chinese");
+
     /// The area-score lead, komi included: a finished game as its result says, a game in
     /// progress as the board stands.
     fn final_score(&self) -> String {

@@ -1,0 +1,190 @@
+//! Results as KataGo writes them: `moveInfos` (one per move the search tried, best first),
+//! `rootInfo`, and the network's `policy` on request; win rates, leads and utilities from the
+//! view [`Perspective`] says.
+
+use crate::engine::{Asked, Settings};
+use game::{Game, Side};
+use mcts::Tree;
+use serde_json::{Map, Value};
+
+/// Whose view results are given from: KataGo's `reportAnalysisWinratesAs`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Perspective {
+    /// The side to move at the analysed position (KataGo's `SIDETOMOVE`, its default).
+    SideToMove,
+    /// Always this side (`BLACK` is the first side, `WHITE` the second).
+    Side(Side),
+}
+
+impl Perspective {
+    /// +1 where the view is the side to move's, -1 where it is the other side's.
+    fn sign(self, to_move: Side) -> f64 {
+        match self {
+            Perspective::Side(side) if side != to_move => -1.0,
+            _ => 1.0,
+        }
+    }
+}
+
+/// One finished or ongoing search, to report.
+pub(crate) struct Searched<'a, G: Game> {
+    pub asked: &'a Asked,
+    pub turn: usize,
+    pub game: &'a G,
+    pub tree: &'a Tree<G>,
+    pub policy: Option<&'a [f32]>,
+}
+
+/// The fields every result starts with.
+pub(crate) fn header(id: &str, turn: usize, during_search: bool) -> Map<String, Value> {
+    let mut line = Map::new();
+    line.insert("id".to_owned(), Value::from(id));
+    line.insert("turnNumber".to_owned(), Value::from(turn));
+    line.insert("isDuringSearch".to_owned(), Value::from(during_search));
+    line
+}
+
+/// A search's result line.
+pub(crate) fn result<G: Game>(
+    searched: &Searched<'_, G>,
+    settings: &Settings,
+    current_player: String,
+    during_search: bool,
+) -> String {
+    let Searched {
+        asked,
+        turn,
+        game,
+        tree,
+        policy,
+    } = *searched;
+    let sign = settings.perspective.sign(game.to_move());
+    let winrate = |value: f64| (sign * value + 1.0) / 2.0;
+    let z = f64::from(settings.search.lcb_stdevs);
+    let mut children: Vec<_> = tree.root_children().filter(|c| c.visits > 0).collect();
+    children.sort_by(|a, b| {
+        b.visits
+            .cmp(&a.visits)
+            .then(b.value.unwrap_or(0.0).total_cmp(&a.value.unwrap_or(0.0)))
+            .then(b.prior.total_cmp(&a.prior))
+    });
+    let searched_game = tree.searched_game();
+    let move_infos: Vec<Value> = children
+        .iter()
+        .enumerate()
+        .map(|(order, child)| {
+            let game_value = f64::from(child.game_value.unwrap_or(0.0));
+            let utility = f64::from(child.value.unwrap_or(0.0));
+            let error = f64::from(child.value_error.unwrap_or(0.0));
+            // A bound on the mover's win rate, in win-rate units; seen from the other side
+            // it is that side's bound the other way.
+            let mover_lcb = (game_value - z * error + 1.0) / 2.0;
+            let lcb = if sign > 0.0 { mover_lcb } else { 1.0 - mover_lcb };
+            let line = tree.principal_variation(child.action, settings.pv_len.max(1));
+            let mut position = searched_game.clone();
+            let pv: Vec<Value> = line
+                .iter()
+                .map(|&(action, _)| {
+                    let text = position.action_to_string(action);
+                    position.apply(action);
+                    Value::from(text)
+                })
+                .collect();
+            let mut info = Map::new();
+            info.insert("move".to_owned(), Value::from(game.action_to_string(child.action)));
+            info.insert("visits".to_owned(), Value::from(child.visits));
+            info.insert("winrate".to_owned(), Value::from(winrate(game_value)));
+            let lead = sign * f64::from(child.lead.unwrap_or(0.0));
+            info.insert("scoreLead".to_owned(), Value::from(lead));
+            info.insert("scoreMean".to_owned(), Value::from(lead));
+            info.insert("prior".to_owned(), Value::from(f64::from(child.prior)));
+            info.insert("lcb".to_owned(), Value::from(lcb));
+            info.insert("utility".to_owned(), Value::from(sign * utility));
+            info.insert(
+                "utilityLcb".to_owned(),
+                Value::from(sign * (utility - z * error)),
+            );
+            info.insert("order".to_owned(), Value::from(order));
+            info.insert("pv".to_owned(), Value::Array(pv));
+            if asked.include_pv_visits {
+                let visits = line.iter().map(|&(_, visits)| Value::from(visits)).collect();
+                info.insert("pvVisits".to_owned(), Value::Array(visits));
+            }
+            Value::Object(info)
+        })
+        .collect();
+    let mut root = Map::new();
+    root.insert(
+        "winrate".to_owned(),
+        Value::from(winrate(f64::from(tree.root_game_value()))),
+    );
+    let lead = sign * f64::from(tree.root_lead());
+    root.insert("scoreLead".to_owned(), Value::from(lead));
+    root.insert(
+        "utility".to_owned(),
+        Value::from(sign * f64::from(tree.root_value())),
+    );
+    root.insert("visits".to_owned(), Value::from(tree.root_visit_count()));
+    root.insert("currentPlayer".to_owned(), Value::from(current_player));
+    root.insert("thisHash".to_owned(), Value::from(format!("{:016X}", game.hash())));
+    let mut line = header(&asked.id, turn, during_search);
+    line.insert("moveInfos".to_owned(), Value::Array(move_infos));
+    line.insert("rootInfo".to_owned(), Value::Object(root));
+    if let Some(policy) = policy {
+        line.insert("policy".to_owned(), policy_values(searched_game, policy));
+    }
+    Value::Object(line).to_string()
+}
+
+/// The network's policy over every action: the legal ones' priors summing to one, -1 where
+/// an action is illegal (for Go, KataGo's layout: the points row by row from the top left,
+/// then pass).
+fn policy_values<G: Game>(game: &G, policy: &[f32]) -> Value {
+    let mut legal = Vec::new();
+    game.legal_actions(&mut legal);
+    let total: f64 = legal
+        .iter()
+        .map(|&a| f64::from(policy.get(a).copied().unwrap_or(0.0)))
+        .sum();
+    let mut values = vec![-1.0; game.num_actions()];
+    for &action in &legal {
+        let p = f64::from(policy.get(action).copied().unwrap_or(0.0));
+        values[action] = if total > 0.0 {
+            p / total
+        } else {
+            1.0 / legal.len() as f64
+        };
+    }
+    Value::from(values)
+}
+
+/// The result for a turn where the game is over: no move to search, the result exact.
+pub(crate) fn game_over<G: Game>(
+    asked: &Asked,
+    turn: usize,
+    game: &G,
+    settings: &Settings,
+    current_player: String,
+) -> String {
+    let mover = game.to_move();
+    let sign = settings.perspective.sign(mover);
+    let value = game.outcome().map_or(0.0, |outcome| f64::from(outcome.value_for(mover)));
+    let mut root = Map::new();
+    root.insert("winrate".to_owned(), Value::from((sign * value + 1.0) / 2.0));
+    root.insert(
+        "scoreLead".to_owned(),
+        Value::from(sign * f64::from(game.score_lead(mover))),
+    );
+    root.insert("utility".to_owned(), Value::from(sign * value));
+    root.insert("visits".to_owned(), Value::from(0));
+    root.insert("currentPlayer".to_owned(), Value::from(current_player));
+    root.insert("thisHash".to_owned(), Value::from(format!("{:016X}", game.hash())));
+    let mut line = header(&asked.id, turn, false);
+    line.insert("moveInfos".to_owned(), Value::Array(Vec::new()));
+    line.insert("rootInfo".to_owned(), Value::Object(root));
+    line.insert(
+        "gameOver".to_owned(),
+        Value::from(game.result_text().unwrap_or_default()),
+    );
+    Value::Object(line).to_string()
+}

@@ -1,0 +1,205 @@
+use super::registry::{GameWork, for_game};
+use crate::InputError;
+use analysis::{Engine, KataGoConfig, Perspective, Settings};
+use clap::Args as ClapArgs;
+use game::Planes;
+use nn::NetEvaluator;
+use play::Bundle;
+use std::ffi::OsString;
+use std::io::{BufReader, BufWriter, stdin, stdout};
+use std::path::PathBuf;
+
+/// Positions searched at once unless the config says otherwise: enough for the network's
+/// batches to be large, as self-play's are.
+const DEFAULT_POSITIONS_IN_FLIGHT: usize = 64;
+/// Moves of a principal variation unless the config says otherwise (KataGo's default).
+const DEFAULT_PV_LEN: usize = 15;
+
+/// An analysis engine for programs, for every game: one JSON query a line on standard input,
+/// one JSON result a line on standard output for every turn it asks about, as each finishes
+/// (so possibly out of order; each carries its query's `id`). The positions of every query in
+/// flight share the network's batches. Logs go to standard error only.
+///
+/// It speaks KataGo's analysis protocol (KataGo's docs/Analysis_Engine.md), field for field
+/// where the meaning is the same, so that tools written for KataGo can use a Go bot in its
+/// place: `ghast analysis -config analysis.cfg -model models/ghodak9` is read as KataGo's
+/// command line, its config as KataGo reads it (maxVisits, numAnalysisThreads,
+/// numSearchThreadsPerAnalysisThread, nnMaxBatchSize, reportAnalysisWinratesAs,
+/// analysisPVLen; other keys are ignored with a warning), and "Started, ready to begin
+/// handling requests" on standard error says it is ready.
+#[derive(ClapArgs)]
+#[command(after_long_help = "\
+Query fields: id (required), moves ([[player, move], ...], each move as the game writes it \
+whole; a chance outcome such as a roll is written as the game writes it, its player ignored), \
+analyzeTurns (default: the last), maxVisits, includePolicy, includePVVisits, avoidMoves and \
+allowMoves ([{\"player\", \"moves\", \"untilDepth\"}]), reportDuringSearchEvery (seconds), \
+priority or priorities, rules (an object of the game's rules, as `ghast games` lists them), \
+and for Go KataGo's rules string, komi, boardXSize, boardYSize, initialStones and \
+initialPlayer. Players are the game's colours, or B/W (first/second) as in GTP.
+
+Actions: {\"id\", \"action\": \"query_version\" | \"clear_cache\" | \"terminate\" (with \
+terminateId, and turnNumbers if only some) | \"terminate_all\"}; each is answered by echoing it.
+
+Results: id, turnNumber, isDuringSearch, moveInfos (move, visits, winrate, scoreLead, \
+scoreMean, prior, lcb, utility, utilityLcb, order, pv, pvVisits), rootInfo (winrate, \
+scoreLead, utility, visits, currentPlayer, thisHash), policy (one value per action, -1 where \
+illegal; for Go the points from the top left, then pass). A turn where the game is over is \
+answered with its exact result and gameOver; a turn where chance decides (a roll to come) is \
+refused with an error line: analyse the turn after the roll. In a game with hidden \
+information the moves are given in full and the search sees only what the side to move may.
+
+Bad input gets one line, {\"error\", \"field\", \"id\"}, and the engine goes on; a field it does \
+not know gets a {\"warning\"} line and the query is still answered. When standard input ends, \
+the queries queued are still answered unless --quit-without-waiting.
+
+Examples:
+  echo '{\"id\":\"a\",\"moves\":[[\"B\",\"E5\"],[\"W\",\"C3\"]],\"analyzeTurns\":[0,1,2],\"maxVisits\":200}' \\
+    | ghast analysis --bot models/ghodak9
+  ghast analysis -config analysis.cfg -model models/ghodak9      # as KataGo's command line
+  echo '{\"id\":\"h\",\"moves\":[[\"orange\",\"b2:1\"]],\"maxVisits\":100}' | ghast analysis --bot models/ghast-size4")]
+pub struct Args {
+    /// The bot: a bundle folder written by `ghast export`, or a checkpoint `.safetensors`
+    /// file (with its sidecar beside it). KataGo's `-model` is read as this.
+    #[arg(long, alias = "model", value_name = "DIR|FILE")]
+    bot: PathBuf,
+    /// A KataGo analysis config file (`key = value` lines). KataGo's `-config`.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Settings that override the config's, as `key=value,key=value` (KataGo's
+    /// `-override-config`).
+    #[arg(long, value_name = "K=V,...")]
+    override_config: Option<String>,
+    /// Visits of a query without maxVisits [default: the config's maxVisits, else the bot's].
+    #[arg(long)]
+    visits: Option<u32>,
+    /// Positions searched at once, sharing the network's batches [default: the config's
+    /// numAnalysisThreads, else 64].
+    #[arg(long)]
+    positions_in_flight: Option<usize>,
+    /// Where the network runs: `auto` (the first CUDA device if there is one, else the CPU),
+    /// `cpu`, `cuda` or `cuda:N`.
+    #[arg(long, default_value = "auto")]
+    device: nn::DeviceChoice,
+    /// Seed of the searches' tie-breaking [default: the config's nnRandSeed, else 0].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// When standard input ends, stop at once instead of answering the queries queued.
+    #[arg(long)]
+    quit_without_waiting: bool,
+}
+
+/// KataGo's single-dash flags, read as this command's.
+const KATAGO_FLAGS: &[(&str, &str)] = &[
+    ("-config", "--config"),
+    ("-model", "--model"),
+    ("-override-config", "--override-config"),
+    ("-quit-without-waiting", "--quit-without-waiting"),
+];
+
+/// Rewrites KataGo's single-dash flags after `ghast analysis` (`-config FILE -model FILE`)
+/// into this command's, so that a tool that starts KataGo's analysis engine starts this one.
+pub fn katago_flags(mut args: Vec<OsString>) -> Vec<OsString> {
+    if args.get(1).is_some_and(|command| command == "analysis") {
+        for arg in &mut args[2..] {
+            if let Some(&(_, ours)) = KATAGO_FLAGS.iter().find(|(theirs, _)| arg == theirs) {
+                *arg = OsString::from(ours);
+            }
+        }
+    }
+    args
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let game = play::game_of(&args.bot).map_err(|e| InputError(e.to_string()))?;
+    let source = format!("bot {}", args.bot.display());
+    for_game(&game, &source, "game", Analyse(args))
+}
+
+struct Analyse(Args);
+
+impl GameWork for Analyse {
+    type Output = ();
+
+    fn run<G: Planes>(self) -> anyhow::Result<()> {
+        let args = self.0;
+        let input_error = |message: String| anyhow::Error::new(InputError(message));
+        let config = match &args.config {
+            Some(path) => std::fs::read_to_string(path).map_err(|error| {
+                input_error(format!("config {}: {error}", path.display()))
+            })?,
+            None => String::new(),
+        };
+        let source = args
+            .config
+            .as_ref()
+            .map_or_else(|| "config".to_owned(), |path| path.display().to_string());
+        let config = KataGoConfig::parse::<G>(
+            &config,
+            args.override_config.as_deref().unwrap_or_default(),
+            &source,
+        )
+        .map_err(input_error)?;
+        for warning in &config.warnings {
+            tracing::warn!("{warning}");
+        }
+        let bundle = Bundle::<G>::open(&args.bot)
+            .map_err(|error| input_error(format!("bot {}: {error}", args.bot.display())))?;
+        let mut search = bundle.settings.search.clone();
+        search.root_noise = false;
+        if let Some(leaves) = config.leaves_per_position {
+            search.leaves_per_tree = leaves;
+        }
+        let positions_in_flight = args
+            .positions_in_flight
+            .or(config.positions_in_flight)
+            .unwrap_or(DEFAULT_POSITIONS_IN_FLIGHT);
+        if positions_in_flight == 0 {
+            return Err(input_error("--positions-in-flight 0: expected at least 1".into()));
+        }
+        let visits = args
+            .visits
+            .or(config.visits)
+            .unwrap_or(bundle.settings.visits);
+        if visits == 0 {
+            return Err(input_error("--visits 0: expected at least 1".into()));
+        }
+        // The policy of a query's `includePolicy` is one position more.
+        let max_batch = config.max_batch.unwrap_or(
+            positions_in_flight * search.leaves_per_tree.max(1) as usize + 1,
+        );
+        let options = bundle.settings.game_options.clone();
+        let evaluator = NetEvaluator::<G>::on_choice(
+            args.device,
+            bundle.checkpoint.network,
+            &options,
+            max_batch,
+        )
+        .map_err(|error| input_error(format!("bot {}: {error}", args.bot.display())))?;
+        let settings = Settings {
+            visits,
+            positions_in_flight,
+            perspective: config.perspective.unwrap_or(Perspective::SideToMove),
+            pv_len: config.pv_len.unwrap_or(DEFAULT_PV_LEN),
+            search,
+            seed: args.seed.or(config.seed).unwrap_or(0),
+        };
+        tracing::info!(
+            bot = %args.bot.display(),
+            game = G::NAME,
+            visits,
+            positions_in_flight,
+            device = %evaluator.device_name(),
+            "analysis engine ready"
+        );
+        let mut engine = Engine::new(options, evaluator, settings);
+        // KataGo's words: tools wait for this line before they send queries.
+        eprintln!("Started, ready to begin handling requests");
+        engine
+            .serve(
+                BufReader::new(stdin()),
+                &mut BufWriter::new(stdout().lock()),
+                args.quit_without_waiting,
+            )
+            .map_err(|error| anyhow::anyhow!("analysis: standard input or output: {error}"))
+    }
+}
