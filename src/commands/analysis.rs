@@ -124,9 +124,8 @@ impl GameWork for Analyse {
         let args = self.0;
         let input_error = |message: String| anyhow::Error::new(InputError(message));
         let config = match &args.config {
-            Some(path) => std::fs::read_to_string(path).map_err(|error| {
-                input_error(format!("config {}: {error}", path.display()))
-            })?,
+            Some(path) => std::fs::read_to_string(path)
+                .map_err(|error| input_error(format!("config {}: {error}", path.display())))?,
             None => String::new(),
         };
         let source = args
@@ -154,7 +153,9 @@ impl GameWork for Analyse {
             .or(config.positions_in_flight)
             .unwrap_or(DEFAULT_POSITIONS_IN_FLIGHT);
         if positions_in_flight == 0 {
-            return Err(input_error("--positions-in-flight 0: expected at least 1".into()));
+            return Err(input_error(
+                "--positions-in-flight 0: expected at least 1".into(),
+            ));
         }
         let visits = args
             .visits
@@ -164,9 +165,9 @@ impl GameWork for Analyse {
             return Err(input_error("--visits 0: expected at least 1".into()));
         }
         // The policy of a query's `includePolicy` is one position more.
-        let max_batch = config.max_batch.unwrap_or(
-            positions_in_flight * search.leaves_per_tree.max(1) as usize + 1,
-        );
+        let max_batch = config
+            .max_batch
+            .unwrap_or(positions_in_flight * search.leaves_per_tree.max(1) as usize + 1);
         let options = bundle.settings.game_options.clone();
         let evaluator = NetEvaluator::<G>::on_choice(
             args.device,

@@ -60,14 +60,25 @@ impl KataGoConfig {
                 continue;
             }
             let (key, value) = line.split_once('=').ok_or_else(|| {
-                format!("{source} line {}: `{line}` is not `key = value`", number + 1)
+                format!(
+                    "{source} line {}: `{line}` is not `key = value`",
+                    number + 1
+                )
             })?;
-            config.set::<G>(key.trim(), value.trim(), &format!("{source} line {}", number + 1))?;
+            config.set::<G>(
+                key.trim(),
+                value.trim(),
+                &format!("{source} line {}", number + 1),
+            )?;
         }
-        for pair in overrides.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (key, value) = pair.split_once('=').ok_or_else(|| {
-                format!("-override-config: `{pair}` is not `key=value`")
-            })?;
+        for pair in overrides
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
+            let (key, value) = pair
+                .split_once('=')
+                .ok_or_else(|| format!("-override-config: `{pair}` is not `key=value`"))?;
             config.set::<G>(key.trim(), value.trim(), "-override-config")?;
         }
         Ok(config)
@@ -130,8 +141,8 @@ mod tests {
     fn reads_katagos_settings_and_warns_of_the_rest() {
         let text = "# analysis\nmaxVisits = 500\nnumAnalysisThreads = 32 # positions\n\
                     reportAnalysisWinratesAs = BLACK\nnnCacheSizePowerOfTwo = 23\nwideRootNoise = 0.0\n";
-        let config = KataGoConfig::parse::<Ghodak>(text, "maxVisits=40, analysisPVLen=7", "a.cfg")
-            .unwrap();
+        let config =
+            KataGoConfig::parse::<Ghodak>(text, "maxVisits=40, analysisPVLen=7", "a.cfg").unwrap();
         assert_eq!(config.visits, Some(40), "the override wins");
         assert_eq!(config.positions_in_flight, Some(32));
         assert_eq!(config.pv_len, Some(7));
@@ -147,7 +158,11 @@ mod tests {
             ("maxVisits 5", "", "a.cfg line 1"),
             ("maxVisits = lots", "", "`lots` is not a whole number"),
             ("numAnalysisThreads = 0", "", "at least 1"),
-            ("reportAnalysisWinratesAs = GREEN", "", "BLACK, WHITE or SIDETOMOVE"),
+            (
+                "reportAnalysisWinratesAs = GREEN",
+                "",
+                "BLACK, WHITE or SIDETOMOVE",
+            ),
             ("", "maxVisits", "-override-config: `maxVisits`"),
         ] {
             let error = KataGoConfig::parse::<Ghodak>(text, overrides, "a.cfg").unwrap_err();

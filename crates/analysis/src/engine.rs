@@ -6,7 +6,9 @@
 use crate::protocol::{ActionKind, Problem, Query, Request, Restriction, parse_line};
 use crate::report::{self, Perspective};
 use game::rules::{self, Rule};
-use game::{Evaluation, Evaluator, Game, GtpGame, GtpWork, Planes, Side, parse_colour};
+use game::{
+    Evaluation, Evaluator, Game, GtpGame, GtpWork, Planes, Side, parse_colour, short_colour,
+};
 use mcts::{Batch, MoveFilter, MoveRestriction, SearchConfig, Tree};
 use serde_json::Value;
 use std::collections::BinaryHeap;
@@ -47,11 +49,13 @@ const KATAGO_RULE_SETS: &[&str] = &[
     "aga-button",
 ];
 
+/// [`GtpGame::set_up`] of a game `G`.
+type SetUp<G> = fn(&<G as Game>::Options, &[(Side, usize)], Side) -> Result<G, String>;
+
 /// What a game that speaks GTP offers a Go tool, read once by [`Game::with_gtp`].
 struct GoHooks<G: Game> {
-    set_up: fn(&G::Options, &[(Side, usize)], Side) -> Result<G, String>,
+    set_up: SetUp<G>,
     katago_rules: Option<&'static str>,
-    letters: [char; 2],
 }
 
 struct HooksOf;
@@ -66,7 +70,6 @@ impl<G: Game> GtpWork<G> for HooksOf {
         GoHooks {
             set_up: G::set_up,
             katago_rules: G::KATAGO_RULES,
-            letters: G::SCORE_LETTERS,
         }
     }
 }
@@ -185,12 +188,11 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
         match parse_line(line) {
             Err(problem) => self.out.push(problem.error_line()),
             Ok((request, warnings)) => {
-                self.out
-                    .extend(warnings.iter().map(Problem::warning_line));
+                self.out.extend(warnings.iter().map(Problem::warning_line));
                 match request {
                     Request::Action(action) => self.act(action),
                     Request::Analyse(query) => {
-                        if let Err(problem) = self.admit(query) {
+                        if let Err(problem) = self.admit(*query) {
                             self.out.push(problem.error_line());
                         }
                     }
@@ -310,8 +312,9 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
                 self.finish(index);
             }
         }
-        let (stopped, kept): (Vec<Job<G>>, Vec<Job<G>>) =
-            std::mem::take(&mut self.queue).into_iter().partition(|job| matches(job));
+        let (stopped, kept): (Vec<Job<G>>, Vec<Job<G>>) = std::mem::take(&mut self.queue)
+            .into_iter()
+            .partition(|job| matches(job));
         self.queue = kept.into();
         let mut stopped = stopped;
         stopped.sort_by_key(|job| job.order);
@@ -354,13 +357,9 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
         )
     }
 
-    /// The name of `side` in results: the letter GTP scores give it (`B`/`W` in Go), else its
-    /// colour.
+    /// The name of `side` in results, which a query's moves read back ([`short_colour`]).
     fn current_player(&self, side: Side) -> String {
-        match &self.go {
-            Some(go) => go.letters[side.index()].to_string(),
-            None => G::COLOURS[side.index()].to_owned(),
-        }
+        short_colour::<G>(side)
     }
 
     /// Moves queued jobs into the free places, best first.
@@ -432,7 +431,10 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
         }
         for (index, (player, text)) in query.moves.iter().enumerate() {
             play(&mut game, player, text).map_err(|why| {
-                problem("moves", format!("move {} `{text}` by {player}: {why}", index + 1))
+                problem(
+                    "moves",
+                    format!("move {} `{text}` by {player}: {why}", index + 1),
+                )
             })?;
             if turns.contains(&(index + 1)) {
                 positions[index + 1] = Some(game.clone());
@@ -443,7 +445,9 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
             visits: query.max_visits.unwrap_or(self.settings.visits),
             include_policy: query.include_policy,
             include_pv_visits: query.include_pv_visits,
-            report_every: query.report_during_search_every.map(Duration::from_secs_f64),
+            report_every: query
+                .report_during_search_every
+                .map(Duration::from_secs_f64),
         });
         for (k, &turn) in turns.iter().enumerate() {
             let game = positions[turn].clone().expect("kept above");
@@ -506,8 +510,9 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
                     ),
                 ));
             }
-            options = rules::with_rules(&options, &rules)
-                .map_err(|why| Problem::new(id, Some(field), format!("{why} (rules of {})", G::NAME)))?;
+            options = rules::with_rules(&options, &rules).map_err(|why| {
+                Problem::new(id, Some(field), format!("{why} (rules of {})", G::NAME))
+            })?;
             Ok(())
         };
         match &query.rules {
@@ -521,7 +526,11 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
                                 value,
                             })
                             .map_err(|_| {
-                                Problem::new(id, Some("rules"), format!("rule `{key}`: {value} is not a value a rule takes"))
+                                Problem::new(
+                                    id,
+                                    Some("rules"),
+                                    format!("rule `{key}`: {value} is not a value a rule takes"),
+                                )
                             })
                     })
                     .collect::<Result<Vec<_>, _>>()?;
@@ -535,7 +544,13 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
             _ => {}
         }
         if let Some(komi) = query.komi {
-            apply("komi", vec![Rule { key: "komi".to_owned(), value: toml::Value::Float(komi) }])?;
+            apply(
+                "komi",
+                vec![Rule {
+                    key: "komi".to_owned(),
+                    value: toml::Value::Float(komi),
+                }],
+            )?;
         }
         if query.board_x_size.is_some() || query.board_y_size.is_some() {
             let (x, y) = (query.board_x_size, query.board_y_size);
@@ -544,16 +559,34 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
                 return Err(Problem::new(
                     id,
                     Some("boardYSize"),
-                    format!("boardXSize {size} and boardYSize {}: {}'s boards are square", y.unwrap_or(size), G::NAME),
+                    format!(
+                        "boardXSize {size} and boardYSize {}: {}'s boards are square",
+                        y.unwrap_or(size),
+                        G::NAME
+                    ),
                 ));
             }
-            let field = if x.is_some() { "boardXSize" } else { "boardYSize" };
-            apply(field, vec![Rule { key: "size".to_owned(), value: toml::Value::Integer(size) }])?;
+            let field = if x.is_some() {
+                "boardXSize"
+            } else {
+                "boardYSize"
+            };
+            apply(
+                field,
+                vec![Rule {
+                    key: "size".to_owned(),
+                    value: toml::Value::Integer(size),
+                }],
+            )?;
         }
         let bot = G::new(&self.options);
         let asked = G::new(&options);
         if asked.plane_shape() != bot.plane_shape() || asked.num_actions() != bot.num_actions() {
-            let field = if query.board_x_size.is_some() { "boardXSize" } else { "rules" };
+            let field = if query.board_x_size.is_some() {
+                "boardXSize"
+            } else {
+                "rules"
+            };
             return Err(Problem::new(
                 id,
                 Some(field),
@@ -594,13 +627,19 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
             return Ok(Some(Problem::new(
                 id,
                 Some("rules"),
-                format!("{} plays KataGo's `{own}` rules only; analysed under them, not `{name}`", G::NAME),
+                format!(
+                    "{} plays KataGo's `{own}` rules only; analysed under them, not `{name}`",
+                    G::NAME
+                ),
             )));
         }
         Err(Problem::new(
             id,
             Some("rules"),
-            format!("unknown rules `{name}`: KataGo's rule sets are {}", KATAGO_RULE_SETS.join(", ")),
+            format!(
+                "unknown rules `{name}`: KataGo's rule sets are {}",
+                KATAGO_RULE_SETS.join(", ")
+            ),
         ))
     }
 
@@ -616,12 +655,25 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
             ),
             None => None,
         };
-        if query.initial_stones.is_empty() && first_player.is_none_or(|side| side == start.to_move()) {
+        if query.initial_stones.is_empty()
+            && first_player.is_none_or(|side| side == start.to_move())
+        {
             return Ok(start);
         }
-        let field = if query.initial_stones.is_empty() { "initialPlayer" } else { "initialStones" };
+        let field = if query.initial_stones.is_empty() {
+            "initialPlayer"
+        } else {
+            "initialStones"
+        };
         let go = self.go.as_ref().ok_or_else(|| {
-            Problem::new(id, Some(field), format!("{} places no stones and starts with its first player", G::NAME))
+            Problem::new(
+                id,
+                Some(field),
+                format!(
+                    "{} places no stones and starts with its first player",
+                    G::NAME
+                ),
+            )
         })?;
         let stones = query
             .initial_stones
@@ -635,7 +687,10 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
                 Ok((side, action))
             })
             .collect::<Result<Vec<_>, Problem>>()?;
-        let first_mover = query.moves.first().and_then(|(player, _)| parse_colour::<G>(player).ok());
+        let first_mover = query
+            .moves
+            .first()
+            .and_then(|(player, _)| parse_colour::<G>(player).ok());
         let to_move = first_player.or(first_mover).unwrap_or(start.to_move());
         (go.set_up)(options, &stones, to_move).map_err(|why| Problem::new(id, Some(field), why))
     }
@@ -657,7 +712,9 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
                 .map(|text| {
                     game.parse_action(text)
                         .or_else(|_| start.parse_action(text))
-                        .map_err(|why| problem(format!("`{text}` is not a move of {}: {why}", G::NAME)))
+                        .map_err(|why| {
+                            problem(format!("`{text}` is not a move of {}: {why}", G::NAME))
+                        })
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(MoveRestriction {
@@ -671,14 +728,20 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
             .avoid_moves
             .iter()
             .map(|entry| read("avoidMoves", entry, false))
-            .chain(query.allow_moves.iter().map(|entry| read("allowMoves", entry, true)))
+            .chain(
+                query
+                    .allow_moves
+                    .iter()
+                    .map(|entry| read("allowMoves", entry, true)),
+            )
             .collect::<Result<Vec<_>, Problem>>()?;
         Ok((!restrictions.is_empty()).then_some(MoveFilter { restrictions }))
     }
 }
 
 /// Plays one move of a query: at a side's decision, `player` must be the side to move and
-/// `text` a whole move as the game writes it; at chance's, `text` is the outcome.
+/// `text` a whole move as the game writes it, or one decision of it; at chance's, `text` is
+/// the outcome.
 fn play<G: Game>(game: &mut G, player: &str, text: &str) -> Result<(), String> {
     if let Some(result) = game.result_text() {
         return Err(format!("the game is over ({result})"));
@@ -696,7 +759,13 @@ fn play<G: Game>(game: &mut G, player: &str, text: &str) -> Result<(), String> {
             G::COLOURS[side.index()]
         ));
     }
-    for action in game.parse_move(text)? {
+    // A whole move, or one decision of a move of several (as a result's `pv` lists them):
+    // the same side then goes on with the rest.
+    let actions = match game.parse_move(text) {
+        Ok(actions) => actions,
+        Err(why) => vec![game.parse_action(text).map_err(|_| why)?],
+    };
+    for action in actions {
         game.apply(action);
     }
     Ok(())

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 /// What one line asks for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Request {
-    Analyse(Query),
+    Analyse(Box<Query>),
     Action(Action),
 }
 
@@ -147,7 +147,11 @@ const NOT_SUPPORTED: &[&str] = &[
 /// Reads one line. The warnings are for fields the engine ignores; the query still goes on.
 pub fn parse_line(line: &str) -> Result<(Request, Vec<Problem>), Problem> {
     let value: Value = serde_json::from_str(line).map_err(|error| {
-        Problem::new(None, None, format!("could not parse the line as JSON: {error}"))
+        Problem::new(
+            None,
+            None,
+            format!("could not parse the line as JSON: {error}"),
+        )
     })?;
     let Value::Object(object) = value else {
         return Err(Problem::new(None, None, "a query is a JSON object"));
@@ -177,7 +181,7 @@ pub fn parse_line(line: &str) -> Result<(Request, Vec<Problem>), Problem> {
             Problem::new(Some(&id), Some(key), why)
         })
         .collect();
-    Ok((Request::Analyse(fields.query()?), warnings))
+    Ok((Request::Analyse(Box::new(fields.query()?)), warnings))
 }
 
 /// The fields of one query, read with errors that name them.
@@ -221,7 +225,7 @@ impl Fields<'_> {
             kind,
             echo: self.object.clone(),
             terminate_id,
-            turn_numbers: self.optional("turnNumbers", |v| turns(v))?,
+            turn_numbers: self.optional("turnNumbers", turns)?,
         })
     }
 
@@ -232,23 +236,23 @@ impl Fields<'_> {
         };
         let query = Query {
             id: self.id.to_owned(),
-            moves: self
-                .optional("moves", |v| pairs(v))?
-                .unwrap_or_default(),
-            initial_stones: self
-                .optional("initialStones", |v| pairs(v))?
-                .unwrap_or_default(),
+            moves: self.optional("moves", pairs)?.unwrap_or_default(),
+            initial_stones: self.optional("initialStones", pairs)?.unwrap_or_default(),
             initial_player: self.optional("initialPlayer", |v| {
-                v.as_str().map(str::to_owned).ok_or("must be a player, such as \"B\"")
+                v.as_str()
+                    .map(str::to_owned)
+                    .ok_or("must be a player, such as \"B\"")
             })?,
             rules: self.optional("rules", |v| match v {
                 Value::String(_) | Value::Object(_) => Ok(v.clone()),
                 _ => Err("must be a rule set's name or an object of rules"),
             })?,
             komi: self.optional("komi", |v| v.as_f64().ok_or("must be a number"))?,
-            board_x_size: self.optional("boardXSize", |v| v.as_i64().ok_or("must be an integer"))?,
-            board_y_size: self.optional("boardYSize", |v| v.as_i64().ok_or("must be an integer"))?,
-            analyze_turns: self.optional("analyzeTurns", |v| turns(v))?,
+            board_x_size: self
+                .optional("boardXSize", |v| v.as_i64().ok_or("must be an integer"))?,
+            board_y_size: self
+                .optional("boardYSize", |v| v.as_i64().ok_or("must be an integer"))?,
+            analyze_turns: self.optional("analyzeTurns", turns)?,
             max_visits: self.optional("maxVisits", |v| {
                 v.as_u64()
                     .and_then(|n| u32::try_from(n).ok())
@@ -259,10 +263,10 @@ impl Fields<'_> {
             include_ownership: flag("includeOwnership")?,
             include_pv_visits: flag("includePVVisits")?,
             avoid_moves: self
-                .optional("avoidMoves", |v| restrictions(v))?
+                .optional("avoidMoves", restrictions)?
                 .unwrap_or_default(),
             allow_moves: self
-                .optional("allowMoves", |v| restrictions(v))?
+                .optional("allowMoves", restrictions)?
                 .unwrap_or_default(),
             report_during_search_every: self.optional("reportDuringSearchEvery", |v| {
                 v.as_f64()
@@ -378,7 +382,7 @@ mod tests {
 
     fn query(line: &str) -> (Query, Vec<Problem>) {
         match parse_line(line) {
-            Ok((Request::Analyse(query), warnings)) => (query, warnings),
+            Ok((Request::Analyse(query), warnings)) => (*query, warnings),
             other => panic!("{line}: {other:?}"),
         }
     }
@@ -407,7 +411,7 @@ mod tests {
         assert!(warnings[1].message.contains("does not support"));
         assert_eq!(
             warnings[0].warning_line(),
-            r#"{"warning":"unknown field, ignored","field":"colour","id":"a"}"#
+            r#"{"field":"colour","id":"a","warning":"unknown field, ignored"}"#
         );
     }
 
@@ -419,8 +423,14 @@ mod tests {
             (r#"{"id":"a","moves":[["B"]]}"#, "moves"),
             (r#"{"id":"a","analyzeTurns":[-1]}"#, "analyzeTurns"),
             (r#"{"id":"a","includePolicy":1}"#, "includePolicy"),
-            (r#"{"id":"a","avoidMoves":[{"player":"B","moves":["A1"]}]}"#, "avoidMoves"),
-            (r#"{"id":"a","analyzeTurns":[1,2],"priorities":[1]}"#, "priorities"),
+            (
+                r#"{"id":"a","avoidMoves":[{"player":"B","moves":["A1"]}]}"#,
+                "avoidMoves",
+            ),
+            (
+                r#"{"id":"a","analyzeTurns":[1,2],"priorities":[1]}"#,
+                "priorities",
+            ),
             (r#"{"id":"a","action":"dance"}"#, "action"),
             (r#"{"id":"a","action":"terminate"}"#, "terminateId"),
             (r#"{"moves":[]}"#, "id"),

@@ -79,7 +79,11 @@ pub(crate) fn result<G: Game>(
             // A bound on the mover's win rate, in win-rate units; seen from the other side
             // it is that side's bound the other way.
             let mover_lcb = (game_value - z * error + 1.0) / 2.0;
-            let lcb = if sign > 0.0 { mover_lcb } else { 1.0 - mover_lcb };
+            let lcb = if sign > 0.0 {
+                mover_lcb
+            } else {
+                1.0 - mover_lcb
+            };
             let line = tree.principal_variation(child.action, settings.pv_len.max(1));
             let mut position = searched_game.clone();
             let pv: Vec<Value> = line
@@ -91,7 +95,10 @@ pub(crate) fn result<G: Game>(
                 })
                 .collect();
             let mut info = Map::new();
-            info.insert("move".to_owned(), Value::from(game.action_to_string(child.action)));
+            info.insert(
+                "move".to_owned(),
+                Value::from(game.action_to_string(child.action)),
+            );
             info.insert("visits".to_owned(), Value::from(child.visits));
             info.insert("winrate".to_owned(), Value::from(winrate(game_value)));
             let lead = sign * f64::from(child.lead.unwrap_or(0.0));
@@ -107,7 +114,10 @@ pub(crate) fn result<G: Game>(
             info.insert("order".to_owned(), Value::from(order));
             info.insert("pv".to_owned(), Value::Array(pv));
             if asked.include_pv_visits {
-                let visits = line.iter().map(|&(_, visits)| Value::from(visits)).collect();
+                let visits = line
+                    .iter()
+                    .map(|&(_, visits)| Value::from(visits))
+                    .collect();
                 info.insert("pvVisits".to_owned(), Value::Array(visits));
             }
             Value::Object(info)
@@ -126,7 +136,10 @@ pub(crate) fn result<G: Game>(
     );
     root.insert("visits".to_owned(), Value::from(tree.root_visit_count()));
     root.insert("currentPlayer".to_owned(), Value::from(current_player));
-    root.insert("thisHash".to_owned(), Value::from(format!("{:016X}", game.hash())));
+    root.insert(
+        "thisHash".to_owned(),
+        Value::from(format!("{:016X}", game.hash())),
+    );
     let mut line = header(&asked.id, turn, during_search);
     line.insert("moveInfos".to_owned(), Value::Array(move_infos));
     line.insert("rootInfo".to_owned(), Value::Object(root));
@@ -168,9 +181,14 @@ pub(crate) fn game_over<G: Game>(
 ) -> String {
     let mover = game.to_move();
     let sign = settings.perspective.sign(mover);
-    let value = game.outcome().map_or(0.0, |outcome| f64::from(outcome.value_for(mover)));
+    let value = game
+        .outcome()
+        .map_or(0.0, |outcome| f64::from(outcome.value_for(mover)));
     let mut root = Map::new();
-    root.insert("winrate".to_owned(), Value::from((sign * value + 1.0) / 2.0));
+    root.insert(
+        "winrate".to_owned(),
+        Value::from((sign * value + 1.0) / 2.0),
+    );
     root.insert(
         "scoreLead".to_owned(),
         Value::from(sign * f64::from(game.score_lead(mover))),
@@ -178,7 +196,10 @@ pub(crate) fn game_over<G: Game>(
     root.insert("utility".to_owned(), Value::from(sign * value));
     root.insert("visits".to_owned(), Value::from(0));
     root.insert("currentPlayer".to_owned(), Value::from(current_player));
-    root.insert("thisHash".to_owned(), Value::from(format!("{:016X}", game.hash())));
+    root.insert(
+        "thisHash".to_owned(),
+        Value::from(format!("{:016X}", game.hash())),
+    );
     let mut line = header(&asked.id, turn, false);
     line.insert("moveInfos".to_owned(), Value::Array(Vec::new()));
     line.insert("rootInfo".to_owned(), Value::Object(root));

@@ -86,6 +86,20 @@ pub fn parse_colour<G: Game>(text: &str) -> Result<Side, String> {
     }
 }
 
+/// The shortest name of `side` that [`parse_colour`] reads back as it: `B` or `W` in a game
+/// whose sides are black and white (Go's letters, as KataGo's analysis writes them; in Ghost
+/// Chess `W` is the first side), else the colour's name (`orange`), since there `B` would be
+/// Go's Black, the first side, whatever the colour's name.
+pub fn short_colour<G: Game>(side: Side) -> String {
+    let [first, second] = G::COLOURS;
+    let name = G::COLOURS[side.index()];
+    if first.starts_with(['b', 'w']) && second.starts_with(['b', 'w']) {
+        name[..1].to_ascii_uppercase()
+    } else {
+        name.to_owned()
+    }
+}
+
 /// The name of `side` in `G`'s colours (`orange`, `black`, ...).
 pub fn colour_name<G: Game>(side: Side) -> &'static str {
     G::COLOURS[side.index()]

@@ -20,7 +20,9 @@ mod view;
 
 pub use chance::{ChanceStream, draw_outcome, mix64, splitmix64};
 pub use evaluate::{Evaluation, Evaluator, Inline, PipelinedEvaluator};
-pub use gtp::{GtpGame, colour_name, final_score_text, parse_colour, resigned_score_text};
+pub use gtp::{
+    GtpGame, colour_name, final_score_text, parse_colour, resigned_score_text, short_colour,
+};
 pub use intern::intern;
 pub use outcome::Outcome;
 pub use planes::{PlaneShape, Planes, PolicyLayout};

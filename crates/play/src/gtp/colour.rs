@@ -34,4 +34,23 @@ mod tests {
                 .contains("invalid color `o`")
         );
     }
+
+    #[test]
+    fn a_short_colour_reads_back_as_its_side() {
+        fn round_trip<G: game::Game>() {
+            for side in [Side::First, Side::Second] {
+                let name = game::short_colour::<G>(side);
+                assert_eq!(parse_colour::<G>(&name), Ok(side), "{} {name}", G::NAME);
+            }
+        }
+        round_trip::<Ghast>();
+        round_trip::<ghostchess::GhostChess>();
+        round_trip::<ghodak::Ghodak>();
+        assert_eq!(game::short_colour::<ghodak::Ghodak>(Side::Second), "W");
+        assert_eq!(
+            game::short_colour::<ghostchess::GhostChess>(Side::First),
+            "W"
+        );
+        assert_eq!(game::short_colour::<Ghast>(Side::Second), "blue");
+    }
 }

@@ -1,0 +1,457 @@
+//! The engine driven line by line with an evaluator that answers from the position's hash:
+//! what each kind of query is answered with, in which order, and that bad input never stops
+//! it.
+
+use analysis::{Engine, Perspective, Settings};
+use game::{Evaluation, Evaluator, Game, Planes, Side};
+use ghodak::Ghodak;
+use mcts::{SearchConfig, UniformEvaluator};
+use pig::Pig;
+use serde_json::Value;
+
+/// Uniform priors, and a value and lead that are a fixed function of the position's hash, so
+/// that views can be told apart and a run repeats exactly.
+#[derive(Default)]
+struct HashEvaluator {
+    positions: usize,
+}
+
+impl<G: Game> Evaluator<G> for HashEvaluator {
+    fn evaluate(&mut self, positions: &[&G], out: &mut [Evaluation]) {
+        self.positions += positions.len();
+        UniformEvaluator.evaluate(positions, out);
+        for (position, evaluation) in positions.iter().zip(out.iter_mut()) {
+            let unit = (position.hash() % 1001) as f32 / 500.0 - 1.0;
+            evaluation.value = 0.9 * unit;
+            evaluation.lead = 10.0 * unit;
+        }
+    }
+}
+
+fn settings(positions_in_flight: usize, perspective: Perspective) -> Settings {
+    Settings {
+        visits: 30,
+        positions_in_flight,
+        perspective,
+        pv_len: 5,
+        search: SearchConfig {
+            root_noise: false,
+            ..SearchConfig::default()
+        },
+        seed: 7,
+    }
+}
+
+fn engine<G: Planes>(positions_in_flight: usize) -> Engine<G, HashEvaluator> {
+    Engine::new(
+        G::Options::default(),
+        HashEvaluator::default(),
+        settings(positions_in_flight, Perspective::SideToMove),
+    )
+}
+
+/// Sends `lines`, then steps until nothing is left; every line written, parsed.
+fn answers<G: Planes>(engine: &mut Engine<G, HashEvaluator>, lines: &[&str]) -> Vec<Value> {
+    for line in lines {
+        engine.handle_line(line);
+    }
+    while engine.step() {}
+    engine
+        .take_output()
+        .iter()
+        .map(|line| {
+            assert!(!line.contains('\n'), "one line: {line}");
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}"))
+        })
+        .collect()
+}
+
+fn field<'a>(value: &'a Value, name: &str) -> &'a Value {
+    value
+        .get(name)
+        .unwrap_or_else(|| panic!("no {name} in {value}"))
+}
+
+#[test]
+fn every_turn_asked_is_answered_once_with_katagos_fields() {
+    let mut engine = engine::<Ghodak>(64);
+    let out = answers(
+        &mut engine,
+        &[
+            r#"{"id":"a","moves":[["B","E5"],["W","C3"],["B","G7"]],"analyzeTurns":[0,1,3],"maxVisits":40,"includePolicy":true,"includePVVisits":true}"#,
+        ],
+    );
+    let mut turns: Vec<u64> = out
+        .iter()
+        .map(|r| field(r, "turnNumber").as_u64().unwrap())
+        .collect();
+    turns.sort();
+    assert_eq!(turns, [0, 1, 3]);
+    for result in &out {
+        assert_eq!(field(result, "id"), "a");
+        assert_eq!(field(result, "isDuringSearch"), false);
+        let root = field(result, "rootInfo");
+        assert!(field(root, "visits").as_u64().unwrap() >= 40);
+        let winrate = field(root, "winrate").as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&winrate), "{winrate}");
+        let turn = field(result, "turnNumber").as_u64().unwrap();
+        let to_move = if turn.is_multiple_of(2) { "B" } else { "W" };
+        assert_eq!(field(root, "currentPlayer"), to_move);
+        let infos = field(result, "moveInfos").as_array().unwrap();
+        assert!(!infos.is_empty());
+        let mut previous = u64::MAX;
+        for (order, info) in infos.iter().enumerate() {
+            assert_eq!(field(info, "order").as_u64(), Some(order as u64));
+            let visits = field(info, "visits").as_u64().unwrap();
+            assert!(visits <= previous && visits > 0, "best first: {infos:?}");
+            previous = visits;
+            let pv = field(info, "pv").as_array().unwrap();
+            assert_eq!(pv[0], *field(info, "move"));
+            assert_eq!(field(info, "pvVisits").as_array().unwrap().len(), pv.len());
+            for name in ["winrate", "scoreLead", "prior", "lcb", "utility"] {
+                assert!(field(info, name).is_f64(), "{name} in {info}");
+            }
+        }
+        let policy = field(result, "policy").as_array().unwrap();
+        assert_eq!(policy.len(), 82, "81 points and pass");
+        let sum: f64 = policy
+            .iter()
+            .map(|p| p.as_f64().unwrap())
+            .filter(|&p| p >= 0.0)
+            .sum();
+        assert!((sum - 1.0).abs() < 1e-4, "{sum}");
+        let illegal = policy.iter().filter(|p| p.as_f64() == Some(-1.0)).count();
+        assert_eq!(
+            illegal as u64, turn,
+            "one stone a move so far, each point now illegal"
+        );
+    }
+    // E5 is the centre, index 4 * 9 + 4 from the top left, as KataGo lays out its policy.
+    let after_first = out.iter().find(|r| field(r, "turnNumber") == 1).unwrap();
+    assert_eq!(field(after_first, "policy")[40], -1.0);
+}
+
+#[test]
+fn the_default_turn_is_the_last_and_a_finished_game_is_answered_exactly() {
+    let mut engine = engine::<Ghodak>(8);
+    let out = answers(
+        &mut engine,
+        &[r#"{"id":"end","moves":[["B","E5"],["W","pass"],["B","pass"]],"komi":7.5}"#],
+    );
+    assert_eq!(out.len(), 1, "{out:?}");
+    let result = &out[0];
+    assert_eq!(field(result, "turnNumber"), 3);
+    assert_eq!(field(result, "moveInfos").as_array().unwrap().len(), 0);
+    let root = field(result, "rootInfo");
+    assert_eq!(field(root, "currentPlayer"), "W");
+    // Black's one stone owns the board: 81 against komi 7.5, from White's view.
+    assert_eq!(field(root, "scoreLead"), -73.5);
+    assert_eq!(field(root, "winrate"), 0.0);
+    assert!(
+        field(result, "gameOver")
+            .as_str()
+            .unwrap()
+            .starts_with("black")
+    );
+}
+
+#[test]
+fn a_view_from_one_side_turns_the_other_sides_figures_round() {
+    let line = r#"{"id":"v","moves":[["B","E5"]],"maxVisits":50}"#;
+    let run = |perspective| {
+        let mut engine = Engine::<Ghodak, _>::new(
+            Default::default(),
+            HashEvaluator::default(),
+            settings(4, perspective),
+        );
+        answers(&mut engine, &[line]).remove(0)
+    };
+    let mover = run(Perspective::SideToMove);
+    let black = run(Perspective::Side(Side::First));
+    let white = run(Perspective::Side(Side::Second));
+    assert_eq!(mover, white, "White is to move");
+    let number = |result: &Value, path: &[&str]| {
+        path.iter()
+            .fold(result, |v, key| field(v, key))
+            .as_f64()
+            .unwrap()
+    };
+    let winrate = number(&mover, &["rootInfo", "winrate"]);
+    assert!(
+        (winrate - 0.5).abs() > 1e-3,
+        "the evaluator is not neutral: {winrate}"
+    );
+    assert!((number(&black, &["rootInfo", "winrate"]) - (1.0 - winrate)).abs() < 1e-9);
+    assert_eq!(
+        number(&black, &["rootInfo", "scoreLead"]),
+        -number(&mover, &["rootInfo", "scoreLead"])
+    );
+    let first = |r: &Value| field(r, "moveInfos")[0].clone();
+    assert_eq!(field(&first(&black), "move"), field(&first(&mover), "move"));
+    assert_eq!(
+        number(&first(&black), &["winrate"]),
+        1.0 - number(&first(&mover), &["winrate"])
+    );
+}
+
+#[test]
+fn priority_decides_which_query_is_searched_first() {
+    let mut engine = engine::<Ghodak>(1);
+    let out = answers(
+        &mut engine,
+        &[
+            r#"{"id":"low","moves":[],"maxVisits":20}"#,
+            r#"{"id":"late","moves":[],"maxVisits":20}"#,
+            r#"{"id":"high","moves":[],"maxVisits":20,"priority":5}"#,
+        ],
+    );
+    let ids: Vec<&str> = out
+        .iter()
+        .map(|r| field(r, "id").as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        ["high", "low", "late"],
+        "highest priority, then arrival"
+    );
+}
+
+#[test]
+fn positions_of_many_queries_share_the_evaluators_batches() {
+    let lines: Vec<String> = (0..16)
+        .map(|k| {
+            format!(
+                r#"{{"id":"{k}","moves":[["B","E{}"]],"maxVisits":25}}"#,
+                k % 9 + 1
+            )
+        })
+        .collect();
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let mut calls = Vec::new();
+    for in_flight in [1, 16] {
+        let mut engine = engine::<Ghodak>(in_flight);
+        let mut steps = 0;
+        for line in &lines {
+            engine.handle_line(line);
+        }
+        while engine.step() {
+            steps += 1;
+        }
+        assert_eq!(engine.take_output().len(), 16);
+        assert_eq!(engine.positions_searched(), 16);
+        calls.push(steps);
+    }
+    assert!(
+        calls[1] * 8 <= calls[0],
+        "16 in flight take a sixteenth of the evaluator's calls, give or take: {calls:?}"
+    );
+}
+
+#[test]
+fn terminate_reports_what_was_searched_and_drops_the_queue() {
+    let mut engine = engine::<Ghodak>(2);
+    engine.handle_line(r#"{"id":"long","moves":[["B","E5"],["W","C3"]],"analyzeTurns":[0,1,2],"maxVisits":100000}"#);
+    engine.handle_line(r#"{"id":"other","moves":[],"maxVisits":10}"#);
+    for _ in 0..5 {
+        engine.step();
+    }
+    engine.handle_line(r#"{"id":"stop","action":"terminate","terminateId":"long"}"#);
+    let out = answers(&mut engine, &[]);
+    let long: Vec<&Value> = out.iter().filter(|r| r["id"] == "long").collect();
+    assert_eq!(long.len(), 3, "one final line per turn: {out:?}");
+    assert!(long.iter().all(|r| r["isDuringSearch"] == false));
+    let searched: Vec<_> = long
+        .iter()
+        .filter(|r| r.get("moveInfos").is_some())
+        .collect();
+    let unstarted: Vec<_> = long.iter().filter(|r| r["noResults"] == true).collect();
+    assert_eq!(
+        (searched.len(), unstarted.len()),
+        (2, 1),
+        "two in flight, one queued"
+    );
+    assert!(
+        searched
+            .iter()
+            .all(|r| r["rootInfo"]["visits"].as_u64().unwrap() < 100000)
+    );
+    assert!(
+        out.iter()
+            .any(|r| r["id"] == "stop" && r["terminateId"] == "long"),
+        "echoed"
+    );
+    assert!(
+        out.iter()
+            .any(|r| r["id"] == "other" && r.get("moveInfos").is_some()),
+        "the rest go on"
+    );
+}
+
+#[test]
+fn reports_during_search_come_before_the_final_one() {
+    let mut engine = engine::<Ghodak>(1);
+    let out = answers(
+        &mut engine,
+        &[r#"{"id":"r","moves":[],"maxVisits":400,"reportDuringSearchEvery":0.000001}"#],
+    );
+    let (last, during) = out.split_last().unwrap();
+    assert!(!during.is_empty());
+    assert!(during.iter().all(|r| r["isDuringSearch"] == true));
+    assert_eq!(last["isDuringSearch"], false);
+    let visits: Vec<u64> = out
+        .iter()
+        .map(|r| r["rootInfo"]["visits"].as_u64().unwrap())
+        .collect();
+    assert!(visits.windows(2).all(|w| w[0] <= w[1]), "{visits:?}");
+}
+
+#[test]
+fn avoided_moves_are_not_searched_at_the_root() {
+    let mut engine = engine::<Ghodak>(1);
+    let out = answers(
+        &mut engine,
+        &[
+            r#"{"id":"x","moves":[],"maxVisits":300,"avoidMoves":[{"player":"B","moves":["E5","pass"],"untilDepth":1}]}"#,
+        ],
+    );
+    let moves: Vec<&str> = out[0]["moveInfos"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert!(moves.len() > 10, "{moves:?}");
+    assert!(
+        !moves.contains(&"E5") && !moves.contains(&"pass"),
+        "{moves:?}"
+    );
+    let out = answers(
+        &mut engine,
+        &[
+            r#"{"id":"y","moves":[],"maxVisits":50,"allowMoves":[{"player":"B","moves":["C3","G7"],"untilDepth":1}]}"#,
+        ],
+    );
+    let mut moves: Vec<&str> = out[0]["moveInfos"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    moves.sort();
+    assert_eq!(moves, ["C3", "G7"]);
+}
+
+#[test]
+fn set_up_stones_and_the_first_player_come_from_the_query() {
+    let mut engine = engine::<Ghodak>(1);
+    let out = answers(
+        &mut engine,
+        &[
+            r#"{"id":"h","initialStones":[["B","C3"],["B","G7"]],"initialPlayer":"W","moves":[],"maxVisits":30,"includePolicy":true}"#,
+        ],
+    );
+    assert_eq!(out[0]["rootInfo"]["currentPlayer"], "W");
+    let policy = out[0]["policy"].as_array().unwrap();
+    let illegal: Vec<usize> = (0..81).filter(|&i| policy[i] == -1.0).collect();
+    // C3 is row 7 (from the top), column 2; G7 row 2, column 6.
+    assert_eq!(illegal, [2 * 9 + 6, 6 * 9 + 2]);
+}
+
+#[test]
+fn every_kind_of_bad_input_gets_one_line_and_later_queries_are_answered() {
+    let mut engine = engine::<Ghodak>(4);
+    let bad = [
+        ("{not json", None),
+        (r#"{"id":"m","moves":[["B","Z9"]]}"#, Some("moves")),
+        (
+            r#"{"id":"o","moves":[["B","E5"],["W","E5"]]}"#,
+            Some("moves"),
+        ),
+        (r#"{"id":"t","moves":[["W","E5"]]}"#, Some("moves")),
+        (
+            r#"{"id":"s","boardXSize":13,"boardYSize":13}"#,
+            Some("boardXSize"),
+        ),
+        (
+            r#"{"id":"q","boardXSize":9,"boardYSize":11}"#,
+            Some("boardYSize"),
+        ),
+        (r#"{"id":"r","rules":"mystery"}"#, Some("rules")),
+        (r#"{"id":"g","rules":{"vetoes":"1,2"}}"#, Some("rules")),
+        (r#"{"id":"k","komi":0.3}"#, Some("komi")),
+        (r#"{"id":"v","maxVisits":-3}"#, Some("maxVisits")),
+        (
+            r#"{"id":"p","moves":[],"analyzeTurns":[2]}"#,
+            Some("analyzeTurns"),
+        ),
+        (
+            r#"{"id":"i","initialStones":[["B","E5"],["W","E5"]]}"#,
+            Some("initialStones"),
+        ),
+    ];
+    for (line, field) in bad {
+        engine.handle_line(line);
+        let out = engine.take_output();
+        assert_eq!(out.len(), 1, "{line}: {out:?}");
+        let answer: Value = serde_json::from_str(&out[0]).unwrap();
+        assert!(
+            answer["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{line}: {answer}"
+        );
+        assert_eq!(
+            answer.get("field").and_then(Value::as_str),
+            field,
+            "{line}: {answer}"
+        );
+    }
+    let out = answers(
+        &mut engine,
+        &[r#"{"id":"fine","moves":[],"maxVisits":5,"someToolField":1}"#],
+    );
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert_eq!(out[0]["warning"], "unknown field, ignored");
+    assert_eq!(out[0]["field"], "someToolField");
+    assert_eq!(out[1]["id"], "fine");
+    assert!(out[1]["moveInfos"].is_array());
+}
+
+#[test]
+fn a_turn_where_chance_decides_is_refused_and_the_others_answered() {
+    let mut engine = engine::<Pig>(4);
+    // Pig: a roll is a decision, then chance throws the die (face 4 here).
+    let out = answers(
+        &mut engine,
+        &[
+            r#"{"id":"pig","moves":[["first","roll"],["chance","4"],["first","hold"]],"analyzeTurns":[0,1,2,3]}"#,
+        ],
+    );
+    assert_eq!(out.len(), 4, "{out:?}");
+    let refused: Vec<&Value> = out.iter().filter(|r| r.get("error").is_some()).collect();
+    assert_eq!(refused.len(), 1);
+    assert_eq!(refused[0]["turnNumber"], 1);
+    assert!(refused[0]["error"].as_str().unwrap().contains("chance"));
+    for turn in [0, 2, 3] {
+        let result = out.iter().find(|r| r["turnNumber"] == turn).unwrap();
+        assert!(result["moveInfos"].is_array(), "{result}");
+    }
+}
+
+#[test]
+fn actions_are_echoed() {
+    let mut engine = engine::<Ghodak>(4);
+    let out = answers(
+        &mut engine,
+        &[
+            r#"{"id":"v","action":"query_version"}"#,
+            r#"{"id":"c","action":"clear_cache"}"#,
+            r#"{"id":"all","action":"terminate_all"}"#,
+        ],
+    );
+    assert_eq!(out[0]["action"], "query_version");
+    assert!(out[0]["version"].is_string());
+    assert_eq!(
+        out[1],
+        serde_json::json!({"id": "c", "action": "clear_cache"})
+    );
+    assert_eq!(out[2]["action"], "terminate_all");
+}

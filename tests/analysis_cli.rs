@@ -1,0 +1,290 @@
+//! `ghast analysis` driven through pipes, as a program drives KataGo's analysis engine: for
+//! every shipped bot (every game with a page or GTP), several queries in flight, results out of
+//! order matched by `id`, bad input answered with one line while later queries are answered,
+//! and `terminate`.
+
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::Duration;
+
+/// Long enough for a loaded CI machine; a hung engine still fails the test.
+const PATIENCE: Duration = Duration::from_secs(180);
+
+fn model(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("models")
+        .join(name)
+}
+
+/// A running `ghast analysis`, its standard input, and its output and error lines as they
+/// come.
+struct Analysis {
+    child: Child,
+    input: Option<ChildStdin>,
+    lines: Receiver<String>,
+    errors: Receiver<String>,
+}
+
+fn lines_of(reader: impl std::io::Read + Send + 'static) -> Receiver<String> {
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(reader).lines() {
+            let Ok(line) = line else { return };
+            if send.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    receive
+}
+
+impl Analysis {
+    fn start(args: &[&str]) -> Analysis {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ghast"))
+            .arg("analysis")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let lines = lines_of(child.stdout.take().unwrap());
+        let errors = lines_of(child.stderr.take().unwrap());
+        Analysis {
+            input: child.stdin.take(),
+            child,
+            lines,
+            errors,
+        }
+    }
+
+    /// Waits for KataGo's start line on standard error; returns the log lines before it.
+    fn started(&mut self) -> Vec<String> {
+        let mut log = Vec::new();
+        loop {
+            let line = self
+                .errors
+                .recv_timeout(PATIENCE)
+                .unwrap_or_else(|_| panic!("no start line; the log said {log:?}"));
+            if line == "Started, ready to begin handling requests" {
+                return log;
+            }
+            log.push(line);
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let input = self.input.as_mut().unwrap();
+        writeln!(input, "{line}").unwrap();
+        input.flush().unwrap();
+    }
+
+    fn next(&mut self) -> Value {
+        let line = self.lines.recv_timeout(PATIENCE).expect("an answer");
+        assert!(
+            !line.contains('\u{1b}'),
+            "no terminal codes on standard output: {line}"
+        );
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{line}: {e}"))
+    }
+
+    /// Reads answers until `done` says the last one read was the one wanted; all of them.
+    fn until(&mut self, done: impl Fn(&Value) -> bool) -> Vec<Value> {
+        let mut answers = Vec::new();
+        loop {
+            let answer = self.next();
+            let finished = done(&answer);
+            answers.push(answer);
+            if finished {
+                return answers;
+            }
+        }
+    }
+
+    /// Closes standard input and checks that the engine exits cleanly, with nothing more to say.
+    fn finish(mut self) -> Vec<Value> {
+        drop(self.input.take());
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "{status}");
+        let rest: Vec<Value> = self
+            .lines
+            .try_iter()
+            .map(|line| serde_json::from_str(&line).unwrap())
+            .collect();
+        let log: Vec<String> = self.errors.try_iter().collect();
+        assert!(
+            log.iter().all(|line| !line.contains('\u{1b}')),
+            "plain log: {log:?}"
+        );
+        rest
+    }
+}
+
+fn is_final(answer: &Value, id: &str) -> bool {
+    answer["id"] == id && answer["isDuringSearch"] == false && answer.get("error").is_none()
+}
+
+#[test]
+fn every_game_is_analysed_through_pipes() {
+    for bot in [
+        "ghast-size4",
+        "fakerghast-size4",
+        "ghodak9",
+        "vastuz5",
+        "qast",
+        "ghostchess",
+    ] {
+        let path = model(bot);
+        let mut engine = Analysis::start(&[
+            "--bot",
+            path.to_str().unwrap(),
+            "--device",
+            "cpu",
+            "--positions-in-flight",
+            "8",
+            "--visits",
+            "16",
+        ]);
+        engine.started();
+        let queries = [
+            r#"{"id":"long","moves":[],"maxVisits":100000000}"#,
+            r#"{"id":"a","moves":[],"maxVisits":40,"includePolicy":true}"#,
+            r#"{"id":"b","moves":[],"maxVisits":8}"#,
+            "{oops",
+            r#"{"id":"illegal","moves":[["B","no-such-move"]]}"#,
+            r#"{"id":"size","moves":[],"boardXSize":19,"boardYSize":19}"#,
+            r#"{"id":"other-game","moves":[],"rules":{"no_such_rule":1}}"#,
+            r#"{"id":"warn","moves":[],"maxVisits":4,"someToolField":true}"#,
+        ];
+        for query in queries {
+            engine.send(query);
+        }
+        let answers = engine.until(|a| is_final(a, "a"));
+        let position = |id: &str| answers.iter().position(|a| is_final(a, id));
+        let (a, b) = (position("a").unwrap(), position("b").unwrap());
+        assert!(
+            b < a,
+            "{bot}: the shorter search, sent later, is answered first"
+        );
+        for (id, field) in [
+            (None, None),
+            (Some("illegal"), Some("moves")),
+            (Some("size"), Some("boardXSize")),
+            (Some("other-game"), Some("rules")),
+        ] {
+            let error = answers
+                .iter()
+                .find(|a| a.get("error").is_some() && a.get("id").and_then(Value::as_str) == id)
+                .unwrap_or_else(|| panic!("{bot}: no error for {id:?} in {answers:?}"));
+            assert_eq!(
+                error.get("field").and_then(Value::as_str),
+                field,
+                "{bot}: {error}"
+            );
+        }
+        let warning = answers.iter().find(|a| a.get("warning").is_some());
+        assert_eq!(warning.unwrap()["field"], "someToolField", "{bot}");
+        assert!(
+            position("warn").is_some(),
+            "{bot}: a query with a warning is answered"
+        );
+
+        // The best move of a result is a move a query can play.
+        let result = &answers[a];
+        let best = result["moveInfos"][0]["move"].as_str().unwrap();
+        let player = result["rootInfo"]["currentPlayer"].as_str().unwrap();
+        let policy = result["policy"].as_array().unwrap();
+        assert!(policy.iter().any(|p| p.as_f64().unwrap() > 0.0), "{bot}");
+        engine.send(&format!(
+            r#"{{"id":"next","moves":[["{player}","{best}"]],"maxVisits":8}}"#
+        ));
+        let next = engine.until(|a| a["id"] == "next");
+        let next = next.last().unwrap();
+        assert_eq!(next["turnNumber"], 1, "{bot}: {next}");
+        assert!(next["moveInfos"].is_array(), "{bot}: {next}");
+
+        engine.send(r#"{"id":"stop","action":"terminate","terminateId":"long"}"#);
+        let stopped = engine.until(|a| is_final(a, "long"));
+        let long = stopped.last().unwrap();
+        let visits = long["rootInfo"]["visits"].as_u64().unwrap();
+        assert!(visits < 100_000_000, "{bot}: {long}");
+        let rest = engine.finish();
+        assert!(
+            stopped
+                .iter()
+                .chain(&rest)
+                .any(|a| a["id"] == "stop" && a["action"] == "terminate"),
+            "{bot}: the terminate action is echoed"
+        );
+    }
+}
+
+#[test]
+fn katagos_command_line_and_config_start_the_go_bot() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("analysis.cfg");
+    std::fs::write(
+        &config,
+        "# A KataGo analysis config\nlogDir = analysis_logs\nmaxVisits = 24\n\
+         numAnalysisThreads = 4\nnumSearchThreadsPerAnalysisThread = 2\n\
+         reportAnalysisWinratesAs = BLACK\nnnCacheSizePowerOfTwo = 20\n",
+    )
+    .unwrap();
+    let model = model("ghodak9");
+    let mut engine = Analysis::start(&[
+        "-config",
+        config.to_str().unwrap(),
+        "-model",
+        model.to_str().unwrap(),
+        "-override-config",
+        "analysisPVLen=3",
+    ]);
+    let log = engine.started();
+    assert!(
+        log.iter()
+            .any(|l| l.contains("`logDir` tunes KataGo's own machinery")),
+        "{log:?}"
+    );
+    assert!(
+        log.iter().any(|l| l.contains("nnCacheSizePowerOfTwo")),
+        "{log:?}"
+    );
+    engine.send(
+        r#"{"id":"foo","initialStones":[["B","C3"],["B","G7"]],"moves":[["W","E5"],["B","D4"]],"rules":"Chinese","komi":0.5,"boardXSize":9,"boardYSize":9,"analyzeTurns":[0,1,2],"includePVVisits":true}"#,
+    );
+    let mut results = Vec::new();
+    while results.len() < 3 {
+        let answer = engine.next();
+        assert!(
+            answer.get("error").is_none() && answer.get("warning").is_none(),
+            "{answer}"
+        );
+        results.push(answer);
+    }
+    results.sort_by_key(|r| r["turnNumber"].as_u64());
+    let players: Vec<&str> = results
+        .iter()
+        .map(|r| r["rootInfo"]["currentPlayer"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        players,
+        ["W", "B", "W"],
+        "White moves first after the set-up stones"
+    );
+    for result in &results {
+        assert_eq!(result["id"], "foo");
+        assert!(
+            result["rootInfo"]["visits"].as_u64().unwrap() >= 24,
+            "maxVisits: {result}"
+        );
+        for info in result["moveInfos"].as_array().unwrap() {
+            let pv = info["pv"].as_array().unwrap();
+            assert!(!pv.is_empty() && pv.len() <= 3, "analysisPVLen: {info}");
+            assert_eq!(info["pvVisits"].as_array().unwrap().len(), pv.len());
+        }
+    }
+    assert!(engine.finish().is_empty());
+}
