@@ -210,3 +210,30 @@ fn bench_selfplay_on_a_simulated_device_reports_the_device_and_the_cores() {
         "{stderr}"
     );
 }
+
+/// `bench analysis` analyses the same positions both ways and reports both rates and their
+/// ratio.
+#[test]
+fn the_analysis_bench_reports_one_at_a_time_beside_all_in_flight() {
+    let bot = concat!(env!("CARGO_MANIFEST_DIR"), "/models/ghodak9");
+    let output = ghast(
+        &[
+            "bench", "analysis", "--bot", bot, "--device", "cpu", "--visits", "8", "--queries",
+            "4", "--json",
+        ],
+        "",
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["game"], "ghodak");
+    assert_eq!(report["queries"], 4);
+    assert_eq!(report["visits"], 8);
+    let rate = |way: &str| report[way]["positions_per_sec"].as_f64().unwrap();
+    assert!(rate("one_at_a_time") > 0.0 && rate("all_in_flight") > 0.0, "{report}");
+    let speedup = report["speedup"].as_f64().unwrap();
+    assert!((speedup - rate("all_in_flight") / rate("one_at_a_time")).abs() < 1e-9);
+    let output = ghast(&["bench", "analysis", "--bot", bot, "--queries", "0"], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--queries 0"));
+}

@@ -12,6 +12,12 @@ use std::path::PathBuf;
 /// Positions searched at once unless the config says otherwise: enough for the network's
 /// batches to be large, as self-play's are.
 const DEFAULT_POSITIONS_IN_FLIGHT: usize = 64;
+/// Leaves one position adds to a batch unless the config's numSearchThreadsPerAnalysisThread
+/// says otherwise: fewer than a bot playing alone uses (its `leaves_per_tree`), since many
+/// positions in flight fill the batches, and fewer leaves in flight per tree search more
+/// sharply per visit (KataGo gives the same advice for bulk analysis). Raise it to analyse one
+/// position at a time faster.
+const DEFAULT_LEAVES_PER_POSITION: u32 = 4;
 /// Moves of a principal variation unless the config says otherwise (KataGo's default).
 const DEFAULT_PV_LEN: usize = 15;
 
@@ -58,10 +64,20 @@ Examples:
   ghast analysis -config analysis.cfg -model models/ghodak9      # as KataGo's command line
   echo '{\"id\":\"h\",\"moves\":[[\"orange\",\"b2:1\"]],\"maxVisits\":100}' | ghast analysis --bot models/ghast-size4")]
 pub struct Args {
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    /// When standard input ends, stop at once instead of answering the queries queued.
+    #[arg(long)]
+    quit_without_waiting: bool,
+}
+
+/// The bot and how it searches: shared by `ghast analysis` and `ghast bench analysis`.
+#[derive(ClapArgs)]
+pub struct EngineArgs {
     /// The bot: a bundle folder written by `ghast export`, or a checkpoint `.safetensors`
     /// file (with its sidecar beside it). KataGo's `-model` is read as this.
     #[arg(long, alias = "model", value_name = "DIR|FILE")]
-    bot: PathBuf,
+    pub bot: PathBuf,
     /// A KataGo analysis config file (`key = value` lines). KataGo's `-config`.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
@@ -71,7 +87,7 @@ pub struct Args {
     override_config: Option<String>,
     /// Visits of a query without maxVisits [default: the config's maxVisits, else the bot's].
     #[arg(long)]
-    visits: Option<u32>,
+    pub visits: Option<u32>,
     /// Positions searched at once, sharing the network's batches [default: the config's
     /// numAnalysisThreads, else 64].
     #[arg(long)]
@@ -83,9 +99,6 @@ pub struct Args {
     /// Seed of the searches' tie-breaking [default: the config's nnRandSeed, else 0].
     #[arg(long)]
     seed: Option<u64>,
-    /// When standard input ends, stop at once instead of answering the queries queued.
-    #[arg(long)]
-    quit_without_waiting: bool,
 }
 
 /// KataGo's single-dash flags, read as this command's.
@@ -110,97 +123,114 @@ pub fn katago_flags(mut args: Vec<OsString>) -> Vec<OsString> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let game = play::game_of(&args.bot).map_err(|e| InputError(e.to_string()))?;
-    let source = format!("bot {}", args.bot.display());
-    for_game(&game, &source, "game", Analyse(args))
+    args.engine.for_bots_game(Analyse(args.quit_without_waiting))
 }
 
-struct Analyse(Args);
+impl EngineArgs {
+    /// Runs `work` for the game the bot plays.
+    pub fn for_bots_game<W: EngineWork>(&self, work: W) -> anyhow::Result<()> {
+        let game = play::game_of(&self.bot).map_err(|e| InputError(e.to_string()))?;
+        let source = format!("bot {}", self.bot.display());
+        for_game(&game, &source, "game", WithEngine { args: self, work })
+    }
+}
 
-impl GameWork for Analyse {
+/// Work with an analysis engine, whatever the game.
+pub trait EngineWork {
+    fn run<G: Planes>(self, engine: Engine<G, NetEvaluator<G>>) -> anyhow::Result<()>;
+}
+
+struct WithEngine<'a, W> {
+    args: &'a EngineArgs,
+    work: W,
+}
+
+impl<W: EngineWork> GameWork for WithEngine<'_, W> {
     type Output = ();
 
     fn run<G: Planes>(self) -> anyhow::Result<()> {
-        let args = self.0;
-        let input_error = |message: String| anyhow::Error::new(InputError(message));
-        let config = match &args.config {
-            Some(path) => std::fs::read_to_string(path)
-                .map_err(|error| input_error(format!("config {}: {error}", path.display())))?,
-            None => String::new(),
-        };
-        let source = args
-            .config
-            .as_ref()
-            .map_or_else(|| "config".to_owned(), |path| path.display().to_string());
-        let config = KataGoConfig::parse::<G>(
-            &config,
-            args.override_config.as_deref().unwrap_or_default(),
-            &source,
-        )
-        .map_err(input_error)?;
-        for warning in &config.warnings {
-            tracing::warn!("{warning}");
-        }
-        let bundle = Bundle::<G>::open(&args.bot)
-            .map_err(|error| input_error(format!("bot {}: {error}", args.bot.display())))?;
-        let mut search = bundle.settings.search.clone();
-        search.root_noise = false;
-        if let Some(leaves) = config.leaves_per_position {
-            search.leaves_per_tree = leaves;
-        }
-        let positions_in_flight = args
-            .positions_in_flight
-            .or(config.positions_in_flight)
-            .unwrap_or(DEFAULT_POSITIONS_IN_FLIGHT);
-        if positions_in_flight == 0 {
-            return Err(input_error(
-                "--positions-in-flight 0: expected at least 1".into(),
-            ));
-        }
-        let visits = args
-            .visits
-            .or(config.visits)
-            .unwrap_or(bundle.settings.visits);
-        if visits == 0 {
-            return Err(input_error("--visits 0: expected at least 1".into()));
-        }
-        // The policy of a query's `includePolicy` is one position more.
-        let max_batch = config
-            .max_batch
-            .unwrap_or(positions_in_flight * search.leaves_per_tree.max(1) as usize + 1);
-        let options = bundle.settings.game_options.clone();
-        let evaluator = NetEvaluator::<G>::on_choice(
-            args.device,
-            bundle.checkpoint.network,
-            &options,
-            max_batch,
-        )
+        self.work.run(engine::<G>(self.args)?)
+    }
+}
+
+/// The engine the flags describe: the bot's network and search, the config's settings.
+fn engine<G: Planes>(args: &EngineArgs) -> anyhow::Result<Engine<G, NetEvaluator<G>>> {
+    let input_error = |message: String| anyhow::Error::new(InputError(message));
+    let config = match &args.config {
+        Some(path) => std::fs::read_to_string(path)
+            .map_err(|error| input_error(format!("config {}: {error}", path.display())))?,
+        None => String::new(),
+    };
+    let source = args
+        .config
+        .as_ref()
+        .map_or_else(|| "config".to_owned(), |path| path.display().to_string());
+    let config = KataGoConfig::parse::<G>(
+        &config,
+        args.override_config.as_deref().unwrap_or_default(),
+        &source,
+    )
+    .map_err(input_error)?;
+    for warning in &config.warnings {
+        tracing::warn!("{warning}");
+    }
+    let bundle = Bundle::<G>::open(&args.bot)
         .map_err(|error| input_error(format!("bot {}: {error}", args.bot.display())))?;
-        let settings = Settings {
-            visits,
-            positions_in_flight,
-            perspective: config.perspective.unwrap_or(Perspective::SideToMove),
-            pv_len: config.pv_len.unwrap_or(DEFAULT_PV_LEN),
-            search,
-            seed: args.seed.or(config.seed).unwrap_or(0),
-        };
-        tracing::info!(
-            bot = %args.bot.display(),
-            game = G::NAME,
-            visits,
-            positions_in_flight,
-            device = %evaluator.device_name(),
-            "analysis engine ready"
-        );
-        let mut engine = Engine::new(options, evaluator, settings);
+    let mut search = bundle.settings.search.clone();
+    search.root_noise = false;
+    search.leaves_per_tree = config
+        .leaves_per_position
+        .unwrap_or(DEFAULT_LEAVES_PER_POSITION);
+    let positions_in_flight = args
+        .positions_in_flight
+        .or(config.positions_in_flight)
+        .unwrap_or(DEFAULT_POSITIONS_IN_FLIGHT);
+    if positions_in_flight == 0 {
+        return Err(input_error("--positions-in-flight 0: expected at least 1".into()));
+    }
+    let visits = args
+        .visits
+        .or(config.visits)
+        .unwrap_or(bundle.settings.visits);
+    if visits == 0 {
+        return Err(input_error("--visits 0: expected at least 1".into()));
+    }
+    // The policy of a query's `includePolicy` is one position more.
+    let max_batch = config
+        .max_batch
+        .unwrap_or(positions_in_flight * search.leaves_per_tree.max(1) as usize + 1);
+    let options = bundle.settings.game_options.clone();
+    let evaluator =
+        NetEvaluator::<G>::on_choice(args.device, bundle.checkpoint.network, &options, max_batch)
+            .map_err(|error| input_error(format!("bot {}: {error}", args.bot.display())))?;
+    tracing::info!(
+        bot = %args.bot.display(),
+        game = G::NAME,
+        visits,
+        positions_in_flight,
+        device = %evaluator.device_name(),
+        "analysis engine ready"
+    );
+    let settings = Settings {
+        visits,
+        positions_in_flight,
+        perspective: config.perspective.unwrap_or(Perspective::SideToMove),
+        pv_len: config.pv_len.unwrap_or(DEFAULT_PV_LEN),
+        search,
+        seed: args.seed.or(config.seed).unwrap_or(0),
+    };
+    Ok(Engine::new(options, evaluator, settings))
+}
+
+/// Answers queries on standard input and output.
+struct Analyse(bool);
+
+impl EngineWork for Analyse {
+    fn run<G: Planes>(self, mut engine: Engine<G, NetEvaluator<G>>) -> anyhow::Result<()> {
         // KataGo's words: tools wait for this line before they send queries.
         eprintln!("Started, ready to begin handling requests");
         engine
-            .serve(
-                BufReader::new(stdin()),
-                &mut BufWriter::new(stdout().lock()),
-                args.quit_without_waiting,
-            )
+            .serve(BufReader::new(stdin()), &mut BufWriter::new(stdout().lock()), self.0)
             .map_err(|error| anyhow::anyhow!("analysis: standard input or output: {error}"))
     }
 }

@@ -11,6 +11,7 @@
 //! Bad input never stops the engine: a line it cannot act on gets an `error` line naming the
 //! field and why, a field it does not know a `warning` line, and the next line is read.
 
+pub mod bench;
 mod config;
 mod engine;
 mod protocol;

@@ -168,7 +168,7 @@ fn learn<G: Planes>(
             .into());
         }
         create_run(run, text)?;
-        let (cpu, wall) = (cpu_seconds(), Instant::now());
+        let (cpu, wall) = (super::cpu_seconds(), Instant::now());
         let summary = train::train::<G>(
             run,
             config,
@@ -182,14 +182,14 @@ fn learn<G: Planes>(
             minutes,
             steps: summary.steps,
             games: summary.games,
-            cpu_seconds: cpu_seconds() - cpu,
+            cpu_seconds: super::cpu_seconds() - cpu,
             wall_seconds: wall.elapsed().as_secs_f64(),
         })
     };
     let bot = run.bot();
     let bundle = play::Bundle::<G>::load(&bot)
         .with_context(|| format!("cannot load the run's bot {}", bot.display()))?;
-    let rating_cpu = cpu_seconds();
+    let rating_cpu = super::cpu_seconds();
     let budgets = std::iter::once(None).chain(args.visits.iter().map(|&v| Some(v)));
     let mut matches = Vec::new();
     for visits in budgets {
@@ -236,7 +236,7 @@ fn learn<G: Planes>(
         generation: bundle.checkpoint.provenance.generation,
         bot_visits: bundle.settings.visits,
         matches,
-        rating_cpu_seconds: cpu_seconds() - rating_cpu,
+        rating_cpu_seconds: super::cpu_seconds() - rating_cpu,
     };
     let json = serde_json::to_string_pretty(&report)?;
     let saved = run.root().join("learning.json");
@@ -292,16 +292,4 @@ fn default_run(config: &Path) -> PathBuf {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     PathBuf::from("runs").join(format!("learning-{name}-{now}"))
-}
-
-/// User plus system CPU time of this process, all threads, in seconds.
-fn cpu_seconds() -> f64 {
-    // SAFETY: getrusage only writes the struct it is given.
-    let usage = unsafe {
-        let mut usage = std::mem::zeroed::<libc::rusage>();
-        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
-        usage
-    };
-    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }

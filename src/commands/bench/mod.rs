@@ -1,3 +1,4 @@
+mod analysis;
 mod learning;
 mod nn;
 mod rules;
@@ -38,6 +39,11 @@ pub enum Bench {
     ///
     /// Example: ghast bench serve --bot models/ghast-size4 --clients 16
     Serve(serve::Args),
+    /// Positions analysed per second by `ghast analysis` with one query at a time and with
+    /// all of them in flight (their positions sharing the network's batches), side by side.
+    ///
+    /// Example: ghast bench analysis --bot models/ghodak9 --visits 100 --queries 64
+    Analysis(analysis::Args),
 }
 
 pub fn run(bench: Bench) -> anyhow::Result<()> {
@@ -48,6 +54,7 @@ pub fn run(bench: Bench) -> anyhow::Result<()> {
         Bench::Selfplay(args) => selfplay::run(args),
         Bench::Learning(args) => learning::run(args),
         Bench::Serve(args) => serve::run(args),
+        Bench::Analysis(args) => analysis::run(args),
     }
 }
 
@@ -65,6 +72,18 @@ fn seconds(text: &str) -> Result<Duration, String> {
         ));
     }
     Ok(Duration::from_secs_f64(value))
+}
+
+/// User plus system CPU time of this process, all threads, in seconds.
+pub(super) fn cpu_seconds() -> f64 {
+    // SAFETY: getrusage only writes the struct it is given.
+    let usage = unsafe {
+        let mut usage = std::mem::zeroed::<libc::rusage>();
+        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+        usage
+    };
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
 #[cfg(test)]
