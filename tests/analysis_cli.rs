@@ -253,7 +253,7 @@ fn katagos_command_line_and_config_start_the_go_bot() {
         "{log:?}"
     );
     engine.send(
-        r#"{"id":"foo","initialStones":[["B","C3"],["B","G7"]],"moves":[["W","E5"],["B","D4"]],"rules":"Chinese","komi":0.5,"boardXSize":9,"boardYSize":9,"analyzeTurns":[0,1,2],"includePVVisits":true}"#,
+        r#"{"id":"foo","initialStones":[["B","C3"],["B","G7"]],"moves":[["W","E5"],["B","D4"]],"rules":"Chinese","komi":0.5,"boardXSize":9,"boardYSize":9,"analyzeTurns":[0,1,2],"includePVVisits":true,"includeOwnership":true}"#,
     );
     let mut results = Vec::new();
     while results.len() < 3 {
@@ -285,6 +285,9 @@ fn katagos_command_line_and_config_start_the_go_bot() {
             assert!(!pv.is_empty() && pv.len() <= 3, "analysisPVLen: {info}");
             assert_eq!(info["pvVisits"].as_array().unwrap().len(), pv.len());
         }
+        let ownership = result["ownership"].as_array().unwrap();
+        assert_eq!(ownership.len(), 81, "one value a point");
+        assert!(ownership.iter().all(|o| o.as_f64().unwrap().abs() <= 1.0));
     }
     assert!(engine.finish().is_empty());
 }

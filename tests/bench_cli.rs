@@ -218,8 +218,17 @@ fn the_analysis_bench_reports_one_at_a_time_beside_all_in_flight() {
     let bot = concat!(env!("CARGO_MANIFEST_DIR"), "/models/ghodak9");
     let output = ghast(
         &[
-            "bench", "analysis", "--bot", bot, "--device", "cpu", "--visits", "8", "--queries",
-            "4", "--json",
+            "bench",
+            "analysis",
+            "--bot",
+            bot,
+            "--device",
+            "cpu",
+            "--visits",
+            "8",
+            "--queries",
+            "4",
+            "--json",
         ],
         "",
     );
@@ -230,7 +239,10 @@ fn the_analysis_bench_reports_one_at_a_time_beside_all_in_flight() {
     assert_eq!(report["queries"], 4);
     assert_eq!(report["visits"], 8);
     let rate = |way: &str| report[way]["positions_per_sec"].as_f64().unwrap();
-    assert!(rate("one_at_a_time") > 0.0 && rate("all_in_flight") > 0.0, "{report}");
+    assert!(
+        rate("one_at_a_time") > 0.0 && rate("all_in_flight") > 0.0,
+        "{report}"
+    );
     let speedup = report["speedup"].as_f64().unwrap();
     assert!((speedup - rate("all_in_flight") / rate("one_at_a_time")).abs() < 1e-9);
     let output = ghast(&["bench", "analysis", "--bot", bot, "--queries", "0"], "");

@@ -37,7 +37,7 @@ const DEFAULT_PV_LEN: usize = 15;
 #[command(after_long_help = "\
 Query fields: id (required), moves ([[player, move], ...], each move as the game writes it \
 whole; a chance outcome such as a roll is written as the game writes it, its player ignored), \
-analyzeTurns (default: the last), maxVisits, includePolicy, includePVVisits, avoidMoves and \
+analyzeTurns (default: the last), maxVisits, includePolicy, includeOwnership, includePVVisits, avoidMoves and \
 allowMoves ([{\"player\", \"moves\", \"untilDepth\"}]), reportDuringSearchEvery (seconds), \
 priority or priorities, rules (an object of the game's rules, as `ghast games` lists them), \
 and for Go KataGo's rules string, komi, boardXSize, boardYSize, initialStones and \
@@ -49,7 +49,9 @@ terminateId, and turnNumbers if only some) | \"terminate_all\"}; each is answere
 Results: id, turnNumber, isDuringSearch, moveInfos (move, visits, winrate, scoreLead, \
 scoreMean, prior, lcb, utility, utilityLcb, order, pv, pvVisits), rootInfo (winrate, \
 scoreLead, utility, visits, currentPlayer, thisHash), policy (one value per action, -1 where \
-illegal; for Go the points from the top left, then pass). A turn where the game is over is \
+illegal; for Go the points from the top left, then pass), ownership (the network's, at the \
+position, one value a cell of the board's grid from the top left, +1 owned by the side the \
+results are seen from). A turn where the game is over is \
 answered with its exact result and gameOver; a turn where chance decides (a roll to come) is \
 refused with an error line: analyse the turn after the roll. In a game with hidden \
 information the moves are given in full and the search sees only what the side to move may.
@@ -62,7 +64,7 @@ Examples:
   echo '{\"id\":\"a\",\"moves\":[[\"B\",\"E5\"],[\"W\",\"C3\"]],\"analyzeTurns\":[0,1,2],\"maxVisits\":200}' \\
     | ghast analysis --bot models/ghodak9
   ghast analysis -config analysis.cfg -model models/ghodak9      # as KataGo's command line
-  echo '{\"id\":\"h\",\"moves\":[[\"orange\",\"b2:1\"]],\"maxVisits\":100}' | ghast analysis --bot models/ghast-size4")]
+  echo '{\"id\":\"h\",\"moves\":[[\"orange\",\"c2:3\"]],\"maxVisits\":100}' | ghast analysis --bot models/ghast-size4")]
 pub struct Args {
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -123,7 +125,8 @@ pub fn katago_flags(mut args: Vec<OsString>) -> Vec<OsString> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    args.engine.for_bots_game(Analyse(args.quit_without_waiting))
+    args.engine
+        .for_bots_game(Analyse(args.quit_without_waiting))
 }
 
 impl EngineArgs {
@@ -186,7 +189,9 @@ fn engine<G: Planes>(args: &EngineArgs) -> anyhow::Result<Engine<G, NetEvaluator
         .or(config.positions_in_flight)
         .unwrap_or(DEFAULT_POSITIONS_IN_FLIGHT);
     if positions_in_flight == 0 {
-        return Err(input_error("--positions-in-flight 0: expected at least 1".into()));
+        return Err(input_error(
+            "--positions-in-flight 0: expected at least 1".into(),
+        ));
     }
     let visits = args
         .visits
@@ -230,7 +235,11 @@ impl EngineWork for Analyse {
         // KataGo's words: tools wait for this line before they send queries.
         eprintln!("Started, ready to begin handling requests");
         engine
-            .serve(BufReader::new(stdin()), &mut BufWriter::new(stdout().lock()), self.0)
+            .serve(
+                BufReader::new(stdin()),
+                &mut BufWriter::new(stdout().lock()),
+                self.0,
+            )
             .map_err(|error| anyhow::anyhow!("analysis: standard input or output: {error}"))
     }
 }

@@ -11,7 +11,13 @@ use std::time::{Duration, Instant};
 /// Query lines for `count` positions of random games under `options`, each analysed with
 /// `visits`: a game played at random from the start for a random number of moves (at most
 /// `max_moves`), ending at a side's decision.
-pub fn random_queries<G: Game>(options: &G::Options, count: usize, visits: u32, max_moves: usize, seed: u64) -> Vec<String> {
+pub fn random_queries<G: Game>(
+    options: &G::Options,
+    count: usize,
+    visits: u32,
+    max_moves: usize,
+    seed: u64,
+) -> Vec<String> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut outcomes = Vec::new();
     let mut scratch = Vec::new();
@@ -26,7 +32,10 @@ pub fn random_queries<G: Game>(options: &G::Options, count: usize, visits: u32, 
                 let pick = rng.random_range(0..outcomes.len());
                 ("chance".to_owned(), outcomes[pick].0)
             } else {
-                (short_colour::<G>(game.to_move()), game.random_legal_action(&mut rng, &mut scratch))
+                (
+                    short_colour::<G>(game.to_move()),
+                    game.random_legal_action(&mut rng, &mut scratch),
+                )
             };
             moves.push(serde_json::json!([player, game.action_to_string(action)]));
             game.apply(action);
@@ -61,7 +70,10 @@ impl Rate {
 }
 
 /// Analyses `queries` one at a time (each sent when the one before is answered).
-pub fn one_at_a_time<G: Planes, E: Evaluator<G>>(engine: &mut Engine<G, E>, queries: &[String]) -> Rate {
+pub fn one_at_a_time<G: Planes, E: Evaluator<G>>(
+    engine: &mut Engine<G, E>,
+    queries: &[String],
+) -> Rate {
     let start = Instant::now();
     for query in queries {
         engine.handle_line(query);
@@ -72,7 +84,10 @@ pub fn one_at_a_time<G: Planes, E: Evaluator<G>>(engine: &mut Engine<G, E>, quer
 }
 
 /// Analyses `queries` all sent at once.
-pub fn all_in_flight<G: Planes, E: Evaluator<G>>(engine: &mut Engine<G, E>, queries: &[String]) -> Rate {
+pub fn all_in_flight<G: Planes, E: Evaluator<G>>(
+    engine: &mut Engine<G, E>,
+    queries: &[String],
+) -> Rate {
     let start = Instant::now();
     for query in queries {
         engine.handle_line(query);
@@ -86,7 +101,9 @@ fn expect_answers<G: Planes, E: Evaluator<G>>(engine: &mut Engine<G, E>, count: 
     let answers = engine.take_output();
     assert_eq!(answers.len(), count, "one result a query: {answers:?}");
     assert!(
-        answers.iter().all(|answer| answer.contains("\"moveInfos\"")),
+        answers
+            .iter()
+            .all(|answer| answer.contains("\"moveInfos\"")),
         "every query is analysed: {answers:?}"
     );
 }

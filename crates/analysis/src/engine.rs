@@ -80,6 +80,7 @@ pub(crate) struct Asked {
     pub id: String,
     pub visits: u32,
     pub include_policy: bool,
+    pub include_ownership: bool,
     pub include_pv_visits: bool,
     report_every: Option<Duration>,
 }
@@ -124,6 +125,8 @@ struct Active<G: Game> {
     last_report: Instant,
     /// The network's policy at the root, over all actions, where the query asked for it.
     policy: Option<Vec<f32>>,
+    /// The network's ownership at the root, a value a cell, where the query asked for it.
+    ownership: Option<Vec<f32>>,
 }
 
 /// The analysis engine of one bot: a network (any [`Evaluator`]) and the game's options it
@@ -350,6 +353,7 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
                 game: &active.job.game,
                 tree: &self.trees[index],
                 policy: active.policy.as_deref(),
+                ownership: active.ownership.as_deref(),
             },
             &self.settings,
             self.current_player(active.job.game.to_move()),
@@ -386,10 +390,16 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
                 let [evaluation] = evaluation;
                 evaluation.policy
             });
+            let ownership = job
+                .asked
+                .include_ownership
+                .then(|| self.evaluator.ownership(tree.searched_game()))
+                .flatten();
             self.active.push(Active {
                 job,
                 last_report: Instant::now(),
                 policy,
+                ownership,
             });
             self.trees.push(tree);
         }
@@ -399,17 +409,16 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
     fn admit(&mut self, query: Query) -> Result<(), Problem> {
         let id = query.id.clone();
         let problem = |field: &str, message: String| Problem::new(Some(&id), Some(field), message);
-        if query.include_ownership {
+        let options = self.options_for(&query)?;
+        if query.include_ownership && self.evaluator.ownership(&G::new(&options)).is_none() {
             self.out.push(
                 problem(
                     "includeOwnership",
-                    "this engine does not report ownership yet; the query is answered without it"
-                        .to_owned(),
+                    "this bot predicts no ownership; the query is answered without it".to_owned(),
                 )
                 .warning_line(),
             );
         }
-        let options = self.options_for(&query)?;
         let mut game = self.start(&query, &options)?;
         let turns = query
             .analyze_turns
@@ -444,6 +453,7 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
             id: id.clone(),
             visits: query.max_visits.unwrap_or(self.settings.visits),
             include_policy: query.include_policy,
+            include_ownership: query.include_ownership,
             include_pv_visits: query.include_pv_visits,
             report_every: query
                 .report_during_search_every

@@ -33,6 +33,7 @@ pub(crate) struct Searched<'a, G: Game> {
     pub game: &'a G,
     pub tree: &'a Tree<G>,
     pub policy: Option<&'a [f32]>,
+    pub ownership: Option<&'a [f32]>,
 }
 
 /// The fields every result starts with.
@@ -57,6 +58,7 @@ pub(crate) fn result<G: Game>(
         game,
         tree,
         policy,
+        ownership,
     } = *searched;
     let sign = settings.perspective.sign(game.to_move());
     let winrate = |value: f64| (sign * value + 1.0) / 2.0;
@@ -145,6 +147,10 @@ pub(crate) fn result<G: Game>(
     line.insert("rootInfo".to_owned(), Value::Object(root));
     if let Some(policy) = policy {
         line.insert("policy".to_owned(), policy_values(searched_game, policy));
+    }
+    if let Some(ownership) = ownership {
+        let cells = ownership.iter().map(|&o| Value::from(sign * f64::from(o)));
+        line.insert("ownership".to_owned(), Value::Array(cells.collect()));
     }
     Value::Object(line).to_string()
 }

@@ -455,3 +455,16 @@ fn actions_are_echoed() {
     );
     assert_eq!(out[2]["action"], "terminate_all");
 }
+
+#[test]
+fn ownership_from_an_evaluator_without_it_is_a_warning() {
+    let mut engine = engine::<Ghodak>(4);
+    let out = answers(
+        &mut engine,
+        &[r#"{"id":"own","moves":[],"maxVisits":5,"includeOwnership":true}"#],
+    );
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert_eq!(out[0]["field"], "includeOwnership");
+    assert!(out[0]["warning"].as_str().unwrap().contains("no ownership"));
+    assert!(out[1]["moveInfos"].is_array() && out[1].get("ownership").is_none());
+}

@@ -23,6 +23,15 @@ pub struct Evaluation {
 /// reuse its allocation.
 pub trait Evaluator<G: Game> {
     fn evaluate(&mut self, positions: &[&G], out: &mut [Evaluation]);
+
+    /// Who the evaluator expects to own each cell of `position`'s grid when the game ends,
+    /// from the view of its side to move (+1 its own, -1 the opponent's, cells row by row),
+    /// where it predicts that (a network's ownership head): what analysis reports as
+    /// ownership. `None`, the default, from an evaluator that does not.
+    fn ownership(&mut self, position: &G) -> Option<Vec<f32>> {
+        let _ = position;
+        None
+    }
 }
 
 /// An evaluator that can hold several batches in flight: `submit` hands a batch over and,

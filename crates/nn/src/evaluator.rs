@@ -106,6 +106,25 @@ impl Engine {
         }
     }
 
+    /// The ownership head's prediction for the first row of `host`, one value a cell, from
+    /// the view of the position's side to move; `None` on a simulated device, which has no
+    /// network.
+    fn ownership(&self, host: &HostBatch) -> Option<Vec<f32>> {
+        let Engine::Network {
+            network,
+            device,
+            kind,
+        } = self
+        else {
+            return None;
+        };
+        let inputs = host.inputs(*device, *kind);
+        let output = tch::no_grad(|| network.forward_t(&inputs, false));
+        let mut cells = Vec::new();
+        copy_to_host(&output.ownership.get(0).to_kind(Kind::Float), &mut cells);
+        Some(cells)
+    }
+
     /// `network` moved to `device` in `kind`, batch norm folded: ready for inference.
     fn network(mut network: Network, device: Device, kind: Kind) -> Engine {
         network.to(device, kind);
@@ -318,6 +337,13 @@ impl<G: Planes> Evaluator<G> for NetEvaluator<G> {
             self.run(&positions[start..end], rows, &mut out[start..end]);
             start = end;
         }
+    }
+
+    /// One forward pass of `position` alone (padded to the smallest bucket).
+    fn ownership(&mut self, position: &G) -> Option<Vec<f32>> {
+        self.warm_up(position);
+        self.host.encode(&[position], self.bucket_for(1));
+        self.engine.ownership(&self.host)
     }
 }
 
