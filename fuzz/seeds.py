@@ -92,3 +92,14 @@ for selector, name in enumerate(GAMES_WITH_A_PAGE):
 seed("http", "ghast-play", b"\x00" + b'POST\n/api/play\n\n{"move": "a4:1"}')
 seed("http", "ghast-new", b"\x00" + b'POST\n/api/new?x=1\n\n{"human": "blue", "visits": 4, "size": 3}')
 seed("http", "ghodak-play", b"\x02" + b'POST\n/api/play\n\n{"move": "e5"}')
+
+# analysis: query lines as KataGo's tools send them, good and bad.
+seed("analysis", "katago", '{"id":"foo","initialStones":[["B","C3"]],"moves":[["W","E5"],["B","D4"]],'
+     '"rules":"chinese","komi":7.5,"boardXSize":9,"boardYSize":9,"analyzeTurns":[0,1,2],'
+     '"includePolicy":true,"includeOwnership":true,"includePVVisits":true,"maxVisits":20}\n'
+     '{"id":"t","action":"terminate","terminateId":"foo","turnNumbers":[1]}\n')
+seed("analysis", "games", '{"id":"g","moves":[["orange","c2:3"]],"priority":3,'
+     '"avoidMoves":[{"player":"blue","moves":["d1:3"],"untilDepth":2}],"reportDuringSearchEvery":0.01}\n'
+     '{"id":"p","moves":[["first","roll"],["chance","4"]],"rules":{"target":20}}\n'
+     '{"id":"q","action":"query_version"}\n{bad\n')
+

@@ -291,3 +291,40 @@ fn katagos_command_line_and_config_start_the_go_bot() {
     }
     assert!(engine.finish().is_empty());
 }
+
+/// The example client annotates a record: one line per move, the mover's win rate before and
+/// after it, and the result.
+#[test]
+fn the_annotation_script_writes_a_line_per_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("game.txt");
+    std::fs::write(&record, "# a short game\nE5 C3\npass pass\n").unwrap();
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/annotate.py");
+    let output = Command::new("python3")
+        .arg(script)
+        .args([
+            "--visits",
+            "8",
+            "--ghast",
+            env!("CARGO_BIN_EXE_ghast"),
+            "--bot",
+        ])
+        .arg(model("ghodak9"))
+        .arg(&record)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5, "{text}");
+    assert!(
+        lines[0].starts_with("   1. E5") && lines[0].contains('%'),
+        "{text}"
+    );
+    assert!(lines[3].starts_with("   4. pass"), "{text}");
+    assert!(lines[4].starts_with("result: "), "{text}");
+}

@@ -439,11 +439,11 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
             positions[0] = Some(game.clone());
         }
         for (index, (player, text)) in query.moves.iter().enumerate() {
-            play(&mut game, player, text).map_err(|why| {
-                problem(
-                    "moves",
-                    format!("move {} `{text}` by {player}: {why}", index + 1),
-                )
+            play(&mut game, player.as_deref(), text).map_err(|why| {
+                let by = player
+                    .as_ref()
+                    .map_or(String::new(), |p| format!(" by {p}"));
+                problem("moves", format!("move {} `{text}`{by}: {why}", index + 1))
             })?;
             if turns.contains(&(index + 1)) {
                 positions[index + 1] = Some(game.clone());
@@ -700,7 +700,7 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
         let first_mover = query
             .moves
             .first()
-            .and_then(|(player, _)| parse_colour::<G>(player).ok());
+            .and_then(|(player, _)| parse_colour::<G>(player.as_deref()?).ok());
         let to_move = first_player.or(first_mover).unwrap_or(start.to_move());
         (go.set_up)(options, &stones, to_move).map_err(|why| Problem::new(id, Some(field), why))
     }
@@ -749,10 +749,10 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
     }
 }
 
-/// Plays one move of a query: at a side's decision, `player` must be the side to move and
-/// `text` a whole move as the game writes it, or one decision of it; at chance's, `text` is
-/// the outcome.
-fn play<G: Game>(game: &mut G, player: &str, text: &str) -> Result<(), String> {
+/// Plays one move of a query: at a side's decision, `player` (where given) must be the side
+/// to move and `text` a whole move as the game writes it, or one decision of it; at chance's,
+/// `text` is the outcome.
+fn play<G: Game>(game: &mut G, player: Option<&str>, text: &str) -> Result<(), String> {
     if let Some(result) = game.result_text() {
         return Err(format!("the game is over ({result})"));
     }
@@ -761,7 +761,7 @@ fn play<G: Game>(game: &mut G, player: &str, text: &str) -> Result<(), String> {
         game.apply(outcome);
         return Ok(());
     }
-    let side = parse_colour::<G>(player)?;
+    let side = player.map_or(Ok(game.to_move()), parse_colour::<G>)?;
     if side != game.to_move() {
         return Err(format!(
             "{} is to move, not {}",

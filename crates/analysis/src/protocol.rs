@@ -15,8 +15,9 @@ pub enum Request {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Query {
     pub id: String,
-    /// `[player, move]` pairs, each move as the game writes it whole.
-    pub moves: Vec<(String, String)>,
+    /// `[player, move]` pairs, each move as the game writes it whole; a plain string is a move
+    /// of whichever side is to move (`None`), for games whose sides do not simply alternate.
+    pub moves: Vec<(Option<String>, String)>,
     pub initial_stones: Vec<(String, String)>,
     pub initial_player: Option<String>,
     /// A string (KataGo's name of a Go rule set) or an object of the game's rules.
@@ -236,7 +237,7 @@ impl Fields<'_> {
         };
         let query = Query {
             id: self.id.to_owned(),
-            moves: self.optional("moves", pairs)?.unwrap_or_default(),
+            moves: self.optional("moves", moves)?.unwrap_or_default(),
             initial_stones: self.optional("initialStones", pairs)?.unwrap_or_default(),
             initial_player: self.optional("initialPlayer", |v| {
                 v.as_str()
@@ -328,6 +329,26 @@ fn turns(value: &Value) -> Result<Vec<usize>, &'static str> {
         .ok_or("must be a list of turn numbers (0 is the start)")
 }
 
+/// `[player, move]` pairs or plain moves.
+fn moves(value: &Value) -> Result<Vec<(Option<String>, String)>, &'static str> {
+    const WHY: &str = "must be a list of [player, move] pairs of strings, or of moves";
+    value
+        .as_array()
+        .ok_or(WHY)?
+        .iter()
+        .map(|entry| match entry {
+            Value::String(text) => Ok((None, text.clone())),
+            Value::Array(pair) => match pair.as_slice() {
+                [Value::String(player), Value::String(text)] => {
+                    Ok((Some(player.clone()), text.clone()))
+                }
+                _ => Err(WHY),
+            },
+            _ => Err(WHY),
+        })
+        .collect()
+}
+
 fn pairs(value: &Value) -> Result<Vec<(String, String)>, &'static str> {
     const WHY: &str = "must be a list of [player, move] pairs of strings";
     value
@@ -395,7 +416,7 @@ mod tests {
         assert!(warnings.is_empty());
         assert_eq!(query.id, "foo");
         assert_eq!(query.initial_stones.len(), 2);
-        assert_eq!(query.moves[1], ("B".to_owned(), "P6".to_owned()));
+        assert_eq!(query.moves[1], (Some("B".to_owned()), "P6".to_owned()));
         assert_eq!(query.rules, Some(Value::from("tromp-taylor")));
         assert_eq!(query.komi, Some(7.5));
         assert_eq!(query.board_x_size, Some(19));

@@ -468,3 +468,14 @@ fn ownership_from_an_evaluator_without_it_is_a_warning() {
     assert!(out[0]["warning"].as_str().unwrap().contains("no ownership"));
     assert!(out[1]["moveInfos"].is_array() && out[1].get("ownership").is_none());
 }
+
+#[test]
+fn a_plain_move_is_played_by_the_side_to_move() {
+    let mut engine = engine::<Ghodak>(4);
+    let out = answers(
+        &mut engine,
+        &[r#"{"id":"plain","moves":["E5",["W","C3"],"pass"],"maxVisits":5}"#],
+    );
+    assert_eq!(out[0]["turnNumber"], 3, "{out:?}");
+    assert_eq!(out[0]["rootInfo"]["currentPlayer"], "W");
+}
