@@ -5,6 +5,7 @@
 //! so that a policy is a plain vector and a network head maps onto it directly.
 
 mod chance;
+pub mod conformance;
 mod evaluate;
 mod gtp;
 mod intern;

@@ -140,6 +140,21 @@ pub fn check_replay<G: Game>(
     vector: &ReplayVector,
     read_position: impl Fn(&G::Options, &str) -> Result<G, String>,
 ) -> Result<(), String> {
+    check_replay_reading(vector, Some(&read_position), true)
+}
+
+/// A reader of position strings under some options ([`Game::from_position_text`]).
+pub type ReadPosition<'a, G> = &'a dyn Fn(&<G as Game>::Options, &str) -> Result<G, String>;
+
+/// [`check_replay`] for any game: the positions are read back only where `read_position` is
+/// given (a game may read no position strings), and their hashes compared only if
+/// `positions_are_complete` (a game whose strings leave out part of the state, such as Go's
+/// ko and passes, reads back a position that goes on differently).
+pub fn check_replay_reading<G: Game>(
+    vector: &ReplayVector,
+    read_position: Option<ReadPosition<'_, G>>,
+    positions_are_complete: bool,
+) -> Result<(), String> {
     let name = &vector.name;
     let options = options_from_flags::<G>(&vector.flags)?;
     let mut game = G::new(&options);
@@ -151,13 +166,18 @@ pub fn check_replay<G: Game>(
         game.play_told(mv)
             .map_err(|error| format!("{}: {error}", at()))?;
         expect_equal(&game.position_text(), expected, at)?;
+        let Some(read_position) = read_position else {
+            continue;
+        };
         let reread = read_position(&options, expected).map_err(|e| format!("{}: {e}", at()))?;
         expect_equal(&reread.position_text(), expected, || {
             format!("{} read back", at())
         })?;
         // A game that ended may have ended by what no position string holds (a repetition
         // lives in the game's history): its result line is checked below instead.
-        if game.outcome().is_none() && (reread.hash() != game.hash() || reread.outcome().is_some())
+        if positions_are_complete
+            && game.outcome().is_none()
+            && (reread.hash() != game.hash() || reread.outcome().is_some())
         {
             return Err(format!("{}: read back with another hash or outcome", at()));
         }
