@@ -1,0 +1,176 @@
+//! The invariants of ARCHITECTURE.md that can be checked, checked: which crate may depend on
+//! which (over `cargo metadata` and `cargo tree`), and that outside its own crate only the
+//! registry names a game (over the sources).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn cargo(args: &[&str]) -> String {
+    let output = Command::new(env!("CARGO"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "cargo {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// The workspace's packages.
+fn workspace() -> BTreeSet<String> {
+    let metadata: serde_json::Value = serde_json::from_str(&cargo(&[
+        "metadata",
+        "--format-version",
+        "1",
+        "--no-deps",
+        "--offline",
+    ]))
+    .unwrap();
+    metadata["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|package| package["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Every package `package` builds against (not its tests), transitively, itself included.
+fn dependencies(package: &str) -> BTreeSet<String> {
+    cargo(&[
+        "tree",
+        "-p",
+        package,
+        "-e",
+        "normal",
+        "--prefix",
+        "none",
+        "--offline",
+        "-f",
+        "{p}",
+    ])
+    .lines()
+    .filter_map(|line| line.split_whitespace().next())
+    .map(str::to_owned)
+    .collect()
+}
+
+/// The crates of the games the registry lists (`ghast::Ghast` is crate `ghast`).
+fn game_crates() -> BTreeSet<String> {
+    let registry = std::fs::read_to_string(root().join("src/commands/registry.rs")).unwrap();
+    let list = registry
+        .split("registry! {")
+        .nth(1)
+        .and_then(|rest| rest.split('}').next())
+        .expect("the registry's list");
+    let crates: BTreeSet<String> = list
+        .split(',')
+        .filter_map(|entry| entry.trim().split("::").next())
+        .filter(|name| !name.is_empty())
+        .map(str::to_owned)
+        .collect();
+    assert!(crates.len() >= 6, "{crates:?}");
+    crates
+}
+
+#[test]
+fn the_game_contract_depends_on_no_other_crate_of_ours() {
+    let ours = workspace();
+    let used: Vec<String> = dependencies("game")
+        .into_iter()
+        .filter(|name| ours.contains(name) && name != "game")
+        .collect();
+    assert!(used.is_empty(), "game depends on {used:?}");
+}
+
+#[test]
+fn game_crates_depend_on_no_pipeline_crate() {
+    let ours = workspace();
+    let games = game_crates();
+    // The lattice a game may be drawn on is shared by game crates, and is no pipeline.
+    let allowed: BTreeSet<&str> = ["game", "hexgrid"].into();
+    for game in &games {
+        let used: Vec<String> = dependencies(game)
+            .into_iter()
+            .filter(|name| ours.contains(name) && name != game && !allowed.contains(name.as_str()))
+            .collect();
+        assert!(used.is_empty(), "game crate {game} depends on {used:?}");
+    }
+}
+
+#[test]
+fn search_and_analysis_know_nothing_of_tch() {
+    for package in ["mcts", "analysis", "selfplay", "replay", "rundir", "game"] {
+        let linked: Vec<String> = dependencies(package)
+            .into_iter()
+            .filter(|name| name == "tch" || name == "torch-sys")
+            .collect();
+        assert!(linked.is_empty(), "{package} links {linked:?}");
+    }
+}
+
+#[test]
+fn no_crate_but_the_binary_depends_on_a_game() {
+    let games = game_crates();
+    for package in workspace() {
+        if package == "ghast-cli" || games.contains(&package) {
+            continue;
+        }
+        let named: Vec<String> = dependencies(&package)
+            .into_iter()
+            .filter(|name| games.contains(name))
+            .collect();
+        assert!(named.is_empty(), "{package} depends on the games {named:?}");
+    }
+}
+
+/// The Rust files under `dir`, recursively.
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn outside_its_crate_only_the_registry_names_a_game() {
+    let games = game_crates();
+    let mut files = Vec::new();
+    sources(&root().join("src"), &mut files);
+    for package in std::fs::read_dir(root().join("crates")).unwrap() {
+        let dir = package.unwrap().path();
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        if !games.contains(&name) {
+            sources(&dir.join("src"), &mut files);
+        }
+    }
+    // The registry lists the games; the random GTP engine is the arena tests' opponent, a
+    // test helper that plays Ghast.
+    let exempt = [
+        root().join("src/commands/registry.rs"),
+        root().join("src/bin/ghast_random_gtp.rs"),
+    ];
+    let mut naming = Vec::new();
+    for file in files.iter().filter(|file| !exempt.contains(file)) {
+        let text = std::fs::read_to_string(file).unwrap();
+        // Unit tests may take a game as their subject.
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        for game in &games {
+            if code.contains(&format!("{game}::")) {
+                naming.push(format!("{} names {game}", file.display()));
+            }
+        }
+    }
+    assert!(naming.is_empty(), "{naming:#?}");
+}
