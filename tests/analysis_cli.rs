@@ -328,3 +328,31 @@ fn the_annotation_script_writes_a_line_per_move() {
     assert!(lines[3].starts_with("   4. pass"), "{text}");
     assert!(lines[4].starts_with("result: "), "{text}");
 }
+
+/// A bot or config that cannot be read stops the engine before it starts: one line, exit 2.
+#[test]
+fn a_bad_bot_or_config_is_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("bad.cfg");
+    std::fs::write(&config, "maxVisits = lots\n").unwrap();
+    let model = model("ghodak9");
+    for (args, expected) in [
+        (vec!["--bot", "/no/such/bot"], "no bot at /no/such/bot"),
+        (
+            vec!["-model", model.to_str().unwrap(), "-config", config.to_str().unwrap()],
+            "bad.cfg line 1: maxVisits = `lots` is not a whole number",
+        ),
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_ghast"))
+            .arg("analysis")
+            .args(&args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(output.stdout.is_empty());
+    }
+}
