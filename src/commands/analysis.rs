@@ -17,7 +17,7 @@ const DEFAULT_POSITIONS_IN_FLIGHT: usize = 64;
 /// positions in flight fill the batches, and fewer leaves in flight per tree search more
 /// sharply per visit (KataGo gives the same advice for bulk analysis). Raise it to analyse one
 /// position at a time faster.
-const DEFAULT_LEAVES_PER_POSITION: u32 = 4;
+const DEFAULT_LEAVES_PER_POSITION: u32 = 2;
 /// Moves of a principal variation unless the config says otherwise (KataGo's default).
 const DEFAULT_PV_LEN: usize = 15;
 
