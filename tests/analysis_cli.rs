@@ -252,6 +252,18 @@ fn katagos_command_line_and_config_start_the_go_bot() {
         log.iter().any(|l| l.contains("nnCacheSizePowerOfTwo")),
         "{log:?}"
     );
+    // A line that is not UTF-8 is bad input like any other.
+    engine
+        .input
+        .as_mut()
+        .unwrap()
+        .write_all(b"{\"id\":\"\xff\xfe\"}\n")
+        .unwrap();
+    let refused = engine.next();
+    assert!(
+        refused["error"].as_str().unwrap().contains("not UTF-8"),
+        "{refused}"
+    );
     engine.send(
         r#"{"id":"foo","initialStones":[["B","C3"],["B","G7"]],"moves":[["W","E5"],["B","D4"]],"rules":"Chinese","komi":0.5,"boardXSize":9,"boardYSize":9,"analyzeTurns":[0,1,2],"includePVVisits":true,"includeOwnership":true}"#,
     );
@@ -339,7 +351,12 @@ fn a_bad_bot_or_config_is_refused_in_one_line() {
     for (args, expected) in [
         (vec!["--bot", "/no/such/bot"], "no bot at /no/such/bot"),
         (
-            vec!["-model", model.to_str().unwrap(), "-config", config.to_str().unwrap()],
+            vec![
+                "-model",
+                model.to_str().unwrap(),
+                "-config",
+                config.to_str().unwrap(),
+            ],
             "bad.cfg line 1: maxVisits = `lots` is not a whole number",
         ),
     ] {

@@ -240,11 +240,15 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
         output: &mut impl Write,
         quit_without_waiting: bool,
     ) -> io::Result<()> {
-        let (lines, received) = mpsc::channel::<io::Result<String>>();
+        // A line that is not UTF-8 is bad input, answered like any other; only a failure to
+        // read ends the input.
+        let (lines, received) = mpsc::channel::<io::Result<Result<String, Vec<u8>>>>();
         std::thread::Builder::new()
             .name("analysis-input".to_owned())
             .spawn(move || {
-                for line in input.lines() {
+                for line in input.split(b'\n') {
+                    let line =
+                        line.map(|bytes| String::from_utf8(bytes).map_err(|e| e.into_bytes()));
                     let failed = line.is_err();
                     if lines.send(line).is_err() || failed {
                         return;
@@ -256,13 +260,13 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
             if open && self.is_idle() {
                 // Nothing to search: wait for the next line.
                 match received.recv() {
-                    Ok(line) => self.handle_line(&line?),
+                    Ok(line) => self.handle_input(line?),
                     Err(_) => open = false,
                 }
             }
             while open {
                 match received.try_recv() {
-                    Ok(line) => self.handle_line(&line?),
+                    Ok(line) => self.handle_input(line?),
                     Err(mpsc::TryRecvError::Empty) => break,
                     Err(mpsc::TryRecvError::Disconnected) => open = false,
                 }
@@ -273,6 +277,21 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
             }
             self.step();
             self.write(output)?;
+        }
+    }
+
+    /// A line as read: text, or bytes that are not UTF-8.
+    fn handle_input(&mut self, line: Result<String, Vec<u8>>) {
+        match line {
+            Ok(line) => self.handle_line(&line),
+            Err(bytes) => self.out.push(
+                Problem::new(
+                    None,
+                    None,
+                    format!("a line of {} bytes is not UTF-8 text", bytes.len()),
+                )
+                .error_line(),
+            ),
         }
     }
 
