@@ -30,7 +30,7 @@ struct Cli {
 fn main() -> ExitCode {
     keep_freed_memory();
     let args = commands::analysis::katago_flags(std::env::args_os().collect());
-    let args = commands::registry::expand_rule_flags(args, &Cli::command());
+    let args = commands::rule_args::expand_rule_flags(args, &Cli::command());
     let cli = Cli::parse_from(args);
     tracing_subscriber::fmt()
         .with_env_filter(

@@ -1,7 +1,8 @@
 //! `ghast arena A B`: a match between two players, with the score, the Elo difference and
 //! its 95% interval, an optional SPRT that stops early, and every game saved for replay.
 
-use super::registry::{GameArgs, GameWork, flags_of, for_game};
+use super::registry::{GameWork, for_game};
+use super::rule_args::{GameArgs, flags_of};
 use crate::InputError;
 use anyhow::Context;
 use arena::rating::{SprtDecision, SprtParams, SprtStatus};

@@ -1,6 +1,7 @@
 pub mod analysis;
 mod arena;
 mod bench;
+mod catalogue;
 mod export;
 mod games;
 mod gtp;
@@ -8,6 +9,7 @@ mod ladder;
 mod learn;
 pub mod registry;
 mod replay;
+pub mod rule_args;
 mod selfplay;
 mod serve;
 mod train;

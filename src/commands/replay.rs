@@ -1,4 +1,5 @@
-use super::registry::{GameArgs, GameWork};
+use super::registry::GameWork;
+use super::rule_args::GameArgs;
 use crate::InputError;
 use anyhow::Context;
 use clap::Args as ClapArgs;

@@ -1,6 +1,7 @@
 //! `ghast bench nn`: forward-pass throughput of networks on a game's board.
 
-use crate::commands::registry::{GameArgs, GameWork};
+use crate::commands::registry::GameWork;
+use crate::commands::rule_args::GameArgs;
 use clap::Args as ClapArgs;
 use game::Planes;
 use nn::bench::{NetBench, available_devices, bench_net};

@@ -1,7 +1,8 @@
 //! `ghast bench rules`: the speed of a game's rules, in random games through the `Game` calls
 //! search makes.
 
-use crate::commands::registry::{GameArgs, GameWork};
+use crate::commands::registry::GameWork;
+use crate::commands::rule_args::GameArgs;
 use clap::Args as ClapArgs;
 use game::Planes;
 use std::time::Duration;

@@ -2,7 +2,8 @@
 //! mid-game position of a game (ghast on the standard board by default), on one thread and on
 //! all threads.
 
-use crate::commands::registry::{GameArgs, GameWork};
+use crate::commands::registry::GameWork;
+use crate::commands::rule_args::GameArgs;
 use clap::Args as ClapArgs;
 use game::Planes;
 use mcts::bench::{BenchOptions, measure, random_position};

@@ -1,4 +1,5 @@
-use crate::commands::registry::{self, GameWork, RuleArgs, for_game};
+use crate::commands::registry::{self, GameWork, for_game};
+use crate::commands::rule_args::RuleArgs;
 use crate::commands::train::{config_error, read_config_text};
 use clap::Args as ClapArgs;
 use game::Planes;
