@@ -158,6 +158,7 @@ fn every_game_is_analysed_through_pipes() {
             r#"{"id":"size","moves":[],"boardXSize":19,"boardYSize":19}"#,
             r#"{"id":"other-game","moves":[],"rules":{"no_such_rule":1}}"#,
             r#"{"id":"warn","moves":[],"maxVisits":4,"someToolField":true}"#,
+            r#"{"id":"visits","moves":[],"maxVisits":"lots"}"#,
         ];
         for query in queries {
             engine.send(query);
@@ -174,6 +175,7 @@ fn every_game_is_analysed_through_pipes() {
             (Some("illegal"), Some("moves")),
             (Some("size"), Some("boardXSize")),
             (Some("other-game"), Some("rules")),
+            (Some("visits"), Some("maxVisits")),
         ] {
             let error = answers
                 .iter()
