@@ -266,9 +266,13 @@ fn actions_agree<G: Game>(game: &G) -> Result<(), String> {
     if let Some(&beyond) = legal.iter().find(|&&a| !game.is_chance() && a >= bound) {
         return Err(format!("legal action {beyond} is past num_actions {bound}"));
     }
-    for action in (0..bound).filter(|a| sorted.binary_search(a).is_err()) {
+    // A few past the end too: `is_legal` must refuse what no position can play.
+    for action in (0..bound + 3).filter(|a| sorted.binary_search(a).is_err()) {
         if game.is_legal(action) {
             return Err(format!("is_legal accepts unlisted action {action}"));
+        }
+        if action >= bound {
+            continue;
         }
         let text = game.action_to_string(action);
         if let Ok(read) = game.parse_action(&text)

@@ -103,18 +103,6 @@ proptest! {
     }
 
     #[test]
-    fn the_legal_list_and_is_legal_agree(seed in any::<u64>()) {
-        let mut legal = Vec::new();
-        random_game(&rules(60), seed, |game, _| {
-            game.legal_actions(&mut legal);
-            for action in 0..ghostchess::ACTIONS + 2 {
-                assert_eq!(game.is_legal(action), legal.contains(&action), "{action}");
-            }
-            assert!(!legal.is_empty());
-        }, |_, _, _| {});
-    }
-
-    #[test]
     fn any_text_read_as_a_turn_is_refused_or_played(
         seed in any::<u64>(),
         text in "(hide|pass|[a-i][0-9][a-h][1-9]\\^?(%[a-h][1-8])?(=[a-h][1-8])?(@[d-e]1)?(\\+[a-h][1-8][a-h][1-8])?(-[a-h][1-8])?#?(:[a-h][1-8][a-h][1-8]){0,2})",
