@@ -1,5 +1,5 @@
-//! The games this build plays, each listed once in [`registry!`]: the one file outside a
-//! game's own crate that names it. A command finds a game here by name and runs generic work
+//! The games this build plays, from the one list of them (`games::with_every_game!`), made
+//! into what the commands need. A command finds a game here by name and runs generic work
 //! for it ([`for_game`]). What `ghast games` shows of each is in `catalogue.rs`; the rules on
 //! the command line are read in `rule_args.rs`.
 
@@ -16,8 +16,8 @@ pub trait GameWork {
     fn run<G: Planes>(self) -> anyhow::Result<Self::Output>;
 }
 
-/// Declares the games: the first is the default of a command given none and of a config
-/// without `[game] name`.
+/// Makes the registry of the games `games::with_every_game!` lists: the first is the default
+/// of a command given none and of a config without `[game] name`.
 macro_rules! registry {
     ($default:ty $(, $game:ty)* $(,)?) => {
         /// The game of a command given none, and of a config without `[game] name`.
@@ -46,15 +46,7 @@ macro_rules! registry {
     };
 }
 
-registry! {
-    ghast::Ghast,
-    ghast::Fakerghast,
-    ghodak::Ghodak,
-    pig::Pig,
-    vastuz::Vastuz,
-    qast::Qast,
-    ghostchess::GhostChess,
-}
+games::with_every_game!(registry);
 
 /// Runs `work` for the game called `name`. A name no game has is an [`InputError`] naming
 /// `source` (`config PATH`, `bot PATH`), the `field` that gave the name, and the games there
