@@ -2,28 +2,72 @@
 //! Requests to `ghast serve`'s API as the HTTP layer hands them over (method, path with
 //! query, session cookie, body), against a server of every game with a page that keeps its
 //! sessions between inputs: every request gets a reply and the server never panics. Input: a
-//! game byte (its remainder by 6 picks Ghast, Fakerghast, Ghodak, Vastuz, Qast or Ghost
-//! Chess, each on its default rules), then the four fields, one per line, the body last (it
-//! may span lines).
+//! game byte (its remainder by the number of games with a page picks one, in the list's
+//! order: Ghast, Fakerghast, Ghodak, Vastuz, Qast, Ghost Chess today, each on its default
+//! rules), then the four fields, one per line, the body last (it may span lines).
 
-use game::BoardView;
+use game::{BoardView, BoardViewWork, Planes};
+use ghast_fuzz::{Pick, for_every_game};
 use libfuzzer_sys::fuzz_target;
 use mcts::{SearchConfig, UniformEvaluator};
 use play::Bot;
 use serve::{App, BotPool, Request};
-use std::sync::OnceLock;
+use std::any::Any;
+use std::collections::BTreeMap;
+use std::sync::Mutex;
 
-/// One game's server, started once per fuzzing process.
-type Server<G> = OnceLock<App<G, UniformEvaluator>>;
+/// Each game's server, started once per fuzzing process and kept for its life, so that
+/// sessions carry over from input to input.
+static SERVERS: Mutex<BTreeMap<&'static str, &'static (dyn Any + Send + Sync)>> =
+    Mutex::new(BTreeMap::new());
 
-fn serve<G: BoardView>(server: &'static Server<G>, request: Request) {
-    let app = server.get_or_init(|| {
-        let bot = Bot::with_evaluator("uniform", UniformEvaluator, SearchConfig::play(), 8, 0)
-            .expect("8 visits are allowed");
-        App::new(BotPool::new(vec![bot]), G::Options::default(), 8)
-    });
+fn serve<G: BoardView>(request: Request) {
+    let server = *SERVERS
+        .lock()
+        .expect("no fuzz input panicked holding the lock")
+        .entry(G::NAME)
+        .or_insert_with(|| {
+            let bot = Bot::with_evaluator("uniform", UniformEvaluator, SearchConfig::play(), 8, 0)
+                .expect("8 visits are allowed");
+            Box::leak(Box::new(App::<G, _>::new(
+                BotPool::new(vec![bot]),
+                G::Options::default(),
+                8,
+            )))
+        });
+    let app = server
+        .downcast_ref::<App<G, UniformEvaluator>>()
+        .expect("each game's server is kept under its name");
     let reply = app.handle(request);
     assert!((200..600).contains(&reply.status), "{}", reply.status);
+}
+
+/// Page work: a request, or only finding out that a game has a page.
+struct Serve<'a>(Option<Request<'a>>);
+
+impl<G: Planes> BoardViewWork<G> for Serve<'_> {
+    type Output = ();
+
+    fn run(self)
+    where
+        G: BoardView,
+    {
+        if let Some(request) = self.0 {
+            serve::<G>(request);
+        }
+    }
+}
+
+fn has_a_page<G: Planes>(names: &mut Vec<&'static str>) {
+    if G::with_board_view(Serve(None)).is_some() {
+        names.push(G::NAME);
+    }
+}
+
+fn offer<G: Planes>(pick: &Pick, request: &mut Option<Request<'_>>) {
+    if pick.is(G::NAME) {
+        G::with_board_view(Serve(request.take()));
+    }
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -48,18 +92,9 @@ fuzz_target!(|data: &[u8]| {
         session,
         body,
     };
-    static GHAST: Server<ghast::Ghast> = OnceLock::new();
-    static FAKERGHAST: Server<ghast::Fakerghast> = OnceLock::new();
-    static GHODAK: Server<ghodak::Ghodak> = OnceLock::new();
-    static VASTUZ: Server<vastuz::Vastuz> = OnceLock::new();
-    static QAST: Server<qast::Qast> = OnceLock::new();
-    static GHOST_CHESS: Server<ghostchess::GhostChess> = OnceLock::new();
-    match selector % 6 {
-        0 => serve(&GHAST, request),
-        1 => serve(&FAKERGHAST, request),
-        2 => serve(&GHODAK, request),
-        3 => serve(&VASTUZ, request),
-        4 => serve(&QAST, request),
-        _ => serve(&GHOST_CHESS, request),
-    }
+    let mut names = Vec::new();
+    for_every_game!(has_a_page(&mut names));
+    let pick = Pick::new(selector, names);
+    let mut request = Some(request);
+    for_every_game!(offer(&pick, &mut request));
 });
