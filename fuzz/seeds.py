@@ -13,49 +13,46 @@ def seed(target, name, data):
     (folder / name).write_bytes(data if isinstance(data, bytes) else data.encode())
 
 
-# moves: a game-and-size byte (its remainder by 7: 0 Ghodak, 7 * (size - 5); 1 Ghast,
-# 7 * (size - 2) + 1; 2 Fakerghast, 7 * (size - 2 + 6 * (D - 1)) + 2; 3 Pig, 7 * (target - 2) + 3;
-# 4 Vastuz, 7 * (size - 2) + 4; 5 Qast, its side and a short round limit; 6 Ghost Chess, a turn
-# limit), the start position, then the moves of a vector game. Fakerghast games under --fakes
-# are not seeds: the byte cannot say their variant.
-def option(words, flag, default=None):
-    return int(words[words.index(flag) + 1]) if flag in words else default
+# moves: a game byte (its remainder by the number of games picks one, in the order of
+# crates/games: 0 Ghast, 1 Fakerghast, 2 Ghodak, 3 Pig, 4 Vastuz, 5 Qast, 6 Ghost Chess), a line
+# of the game's rules as KEY=VALUE words (a vector's replay flags), the start position, then
+# the moves of a vector game.
+GAMES = ["ghast", "fakerghast", "ghodak", "pig", "vastuz", "qast", "ghostchess"]
 
 
-def vector_seeds(path, prefix, selector):
+def rules_line(words):
+    """The `--key value` flags of a vector's header, but `--game`, as KEY=VALUE words."""
+    flags = words[2:]
+    pairs = zip(flags[::2], flags[1::2])
+    return " ".join(f"{key[2:]}={value}" for key, value in pairs if key != "--game")
+
+
+def vector_seeds(path, game_name):
     game = None
     for line in path.read_text().splitlines():
         if line.startswith("game "):
             words = line.split()
-            game = None if "--fakes" in words else {"words": words, "lines": []}
+            game = {"rules": rules_line(words), "lines": []}
             number = words[1]
         elif game is not None and line and not line.startswith("#"):
             if line.startswith("result") or line == "end" or len(game["lines"]) == 40:
-                text = "\n".join(game["lines"])
-                seed("moves", f"{prefix}-{number}", bytes([selector(game["words"])]) + text.encode())
+                text = "\n".join([game["rules"]] + game["lines"])
+                seed("moves", f"{game_name}-{number}",
+                     bytes([GAMES.index(game_name)]) + text.encode())
                 game = None
             else:
                 # The start position whole, then only the move of each "move position" line.
                 game["lines"].append(line.split()[0] if game["lines"] else line)
 
 
-vector_seeds(root / "crates/ghast/tests/data/replay-vectors.txt", "ghast",
-             lambda words: 7 * (option(words, "--size") - 2) + 1)
-vector_seeds(root / "crates/ghodak/tests/data/replay-vectors.txt", "ghodak",
-             lambda words: 7 * (option(words, "--size") - 5))
-vector_seeds(root / "crates/ghast/tests/data/fakerghast-replay-vectors.txt", "fakerghast",
-             lambda words: 7 * (option(words, "--size") - 2
-                                + 6 * (option(words, "--fakerghast") - 1)) + 2)
-vector_seeds(root / "crates/vastuz/tests/data/vastuz-replay.txt", "vastuz",
-             lambda words: 7 * (option(words, "--size") - 2) + 4)
-# Qast: side 19 + 2 * (q % 11) and a limit of 1 + q % 7 rounds, q the byte's quotient.
-vector_seeds(root / "crates/qast/tests/data/qast-replay.txt", "qast",
-             lambda words: 7 * ((option(words, "--side") - 19) // 2) + 5)
-# Ghost Chess: a limit of 1 + q % 40 turns; 36, the most a byte can say.
-vector_seeds(root / "crates/ghostchess/tests/data/ghostchess-replay.txt", "ghostchess",
-             lambda words: 7 * 35 + 6)
-# Pig to 20: its position line is ignored.
-seed("moves", "pig", bytes([7 * 18 + 3]) + b"-\nroll\n4\nroll\n3\nhold\nroll\n1\nroll\n6\nroll\n6\nhold")
+vector_seeds(root / "crates/ghast/tests/data/replay-vectors.txt", "ghast")
+vector_seeds(root / "crates/ghodak/tests/data/replay-vectors.txt", "ghodak")
+vector_seeds(root / "crates/ghast/tests/data/fakerghast-replay-vectors.txt", "fakerghast")
+vector_seeds(root / "crates/vastuz/tests/data/vastuz-replay.txt", "vastuz")
+vector_seeds(root / "crates/qast/tests/data/qast-replay.txt", "qast")
+vector_seeds(root / "crates/ghostchess/tests/data/ghostchess-replay.txt", "ghostchess")
+# Pig to 20: it has no position strings, so its position line is ignored.
+seed("moves", "pig", bytes([GAMES.index("pig")]) + b"target=20\n-\nroll\n4\nroll\n3\nhold\nroll\n1\nroll\n6\nroll\n6\nhold")
 
 seed("rules", "ghast", "size=4\nwin-margin=5\nvetoes=1,2\nkomi=0.5\nmax_turns=40\n")
 seed("rules", "others", "size=9\nkomi=7.5\nmax_moves=100\nfakerghast=1\nfakes=1,1\ntarget=20\npie=0\nside=21\nblack_gold=0\nmax_rounds=30\n")

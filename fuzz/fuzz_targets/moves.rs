@@ -1,21 +1,17 @@
 #![no_main]
 //! Position strings and moves as users type them (`ghast replay`, GTP, the web page): parsing
 //! must refuse what is not a legal move with an error, and playing what it accepts must not
-//! panic. Input: a game-and-size byte, a position line, then one move per line. The byte's
-//! remainder by 7 picks Ghodak (sizes 5..=19), Ghast or Fakerghast (sizes 2..=7, D = 1..=3),
-//! Pig (whose position line is ignored: it has no position strings), Vastuz (sizes 2..=13),
-//! Qast (sides 19..=39, a short round limit) or Ghost Chess (a limit of 1..=40 turns); each
-//! line is tried as one action (chance's outcomes included), then as a whole move as a side is
-//! told it (a Fakerghast pair in full or in public form with its reveals, a Vastuz placement
-//! with its steals, a Ghost Chess turn with its marks).
+//! panic. Input: a game byte (its remainder by the number of games picks one, in the list's
+//! order), a line of the game's rules as `KEY=VALUE` words (rules that do not read leave the
+//! game's defaults), a position line (the start, if it does not read), then one move per
+//! line; each line is tried as one action (chance's outcomes included), then as a whole move
+//! as a side is told it (a Fakerghast pair in full or in public form with its reveals, a
+//! Vastuz placement with its steals, a Ghost Chess turn with its marks).
 
-use game::{Game, GtpGame};
+use game::rules::{Rule, with_rules};
+use game::{Game, Planes};
+use ghast_fuzz::{Pick, for_every_game};
 use libfuzzer_sys::fuzz_target;
-
-/// The position, or the start if it does not read.
-fn from_position<G: GtpGame>(options: &G::Options, position: &str) -> G {
-    G::from_position_text(options, position).unwrap_or_else(|_| G::new(options))
-}
 
 /// Plays each line that parses as a legal move until the game ends.
 fn play_lines<G: Game>(mut game: G, moves: &str) {
@@ -31,6 +27,24 @@ fn play_lines<G: Game>(mut game: G, moves: &str) {
     }
 }
 
+fn every_game<G: Planes>(names: &mut Vec<&'static str>) {
+    names.push(G::NAME);
+}
+
+/// The game `pick` names, under the rules of `rules`, from `position`, playing `moves`.
+fn play<G: Planes>(pick: &Pick, rules: &str, position: &str, moves: &str) {
+    if !pick.is(G::NAME) {
+        return;
+    }
+    let rules: Vec<Rule> = rules
+        .split_whitespace()
+        .filter_map(|word| Rule::parse(word).ok())
+        .collect();
+    let options = with_rules(&G::Options::default(), &rules).unwrap_or_default();
+    let game = G::from_position_text(&options, position).unwrap_or_else(|_| G::new(&options));
+    play_lines(game, moves);
+}
+
 fuzz_target!(|data: &[u8]| {
     let Some((&selector, rest)) = data.split_first() else {
         return;
@@ -38,79 +52,12 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(rest) else {
         return;
     };
-    let (position, moves) = text.split_once('\n').unwrap_or((text, ""));
-    let size = i64::from(selector / 7);
-    match selector % 7 {
-        0 => {
-            let raw = ghodak::RawOptions {
-                size: 5 + size % 15,
-                ..ghodak::RawOptions::default()
-            };
-            if let Ok(options) = raw.validate() {
-                play_lines(from_position::<ghodak::Ghodak>(&options, position), moves);
-            }
-        }
-        1 => {
-            let raw = ghast::RawOptions {
-                size: 2 + size % 6,
-                ..ghast::RawOptions::default()
-            };
-            if let Ok(options) = raw.validate() {
-                play_lines(from_position::<ghast::Ghast>(&options, position), moves);
-            }
-        }
-        2 => {
-            let raw = ghast::RawFakerghastOptions {
-                size: 2 + size % 6,
-                fakerghast: Some(1 + size / 6 % 3),
-                ..ghast::RawFakerghastOptions::default()
-            };
-            if let Ok(options) = raw.validate() {
-                play_lines(
-                    from_position::<ghast::Fakerghast>(&options, position),
-                    moves,
-                );
-            }
-        }
-        3 => {
-            let raw = pig::RawOptions {
-                target: 2 + size,
-                ..pig::RawOptions::default()
-            };
-            if let Ok(options) = raw.validate() {
-                play_lines(pig::Pig::new(&options), moves);
-            }
-        }
-        4 => {
-            let raw = vastuz::RawOptions {
-                size: 2 + size % 12,
-                ..vastuz::RawOptions::default()
-            };
-            if let Ok(options) = raw.validate() {
-                play_lines(from_position::<vastuz::Vastuz>(&options, position), moves);
-            }
-        }
-        5 => {
-            let raw = qast::RawOptions {
-                side: 19 + 2 * (size % 11),
-                max_rounds: 1 + size % 7,
-                ..qast::RawOptions::default()
-            };
-            if let Ok(options) = raw.validate() {
-                let game = qast::Qast::from_position(&options, position)
-                    .unwrap_or_else(|_| qast::Qast::new(&options));
-                play_lines(game, moves);
-            }
-        }
-        _ => {
-            let raw = ghostchess::RawOptions {
-                max_moves: 1 + size % 40,
-            };
-            if let Ok(options) = raw.validate() {
-                let game = ghostchess::GhostChess::from_position(&options, position)
-                    .unwrap_or_else(|_| ghostchess::GhostChess::new(&options));
-                play_lines(game, moves);
-            }
-        }
-    }
+    let mut lines = text.splitn(3, '\n');
+    let rules = lines.next().unwrap_or_default();
+    let position = lines.next().unwrap_or_default();
+    let moves = lines.next().unwrap_or_default();
+    let mut names = Vec::new();
+    for_every_game!(every_game(&mut names));
+    let pick = Pick::new(selector, names);
+    for_every_game!(play(&pick, rules, position, moves));
 });
