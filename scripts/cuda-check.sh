@@ -50,6 +50,10 @@ done
 step "self-play on the simulated H100, configs/standard.toml, 4 workers" \
     "$out/selfplay-sim-w4.json" "$out/selfplay-sim-w4.log" \
     "$ghast" bench selfplay --config configs/standard.toml --device sim --workers 4 --seconds 15 --json
+step "analysis of 256 ghodak positions, one at a time and 256 in flight, on the GPU" \
+    "$out/analysis-ghodak.json" "$out/analysis-ghodak.log" \
+    "$ghast" bench analysis --bot models/ghodak9 --device cuda --visits 200 --queries 256 \
+    --positions-in-flight 256 --json
 step "ghast train --config configs/standard.toml --minutes 2.5" /dev/null "$out/train-standard.log" \
     "$ghast" train --config configs/standard.toml --run /tmp/cuda-standard --minutes 2.5
 step "ghast train --config configs/small.toml --minutes 1.5" /dev/null "$out/train-small.log" \
