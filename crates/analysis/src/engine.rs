@@ -6,9 +6,7 @@
 use crate::protocol::{ActionKind, Problem, Query, Request, Restriction, parse_line};
 use crate::report::{self, Perspective};
 use game::rules::{self, Rule};
-use game::{
-    Evaluation, Evaluator, Game, GtpGame, GtpWork, Planes, Side, parse_colour, short_colour,
-};
+use game::{Evaluation, Evaluator, Game, GtpGame, GtpWork, Planes, Side, parse_colour};
 use mcts::{Batch, MoveFilter, MoveRestriction, SearchConfig, Tree};
 use serde_json::Value;
 use std::collections::BinaryHeap;
@@ -146,6 +144,8 @@ pub struct Engine<G: Planes, E: Evaluator<G>> {
     /// Lines to write, in order.
     out: Vec<String>,
     positions_searched: u64,
+    /// Whether the evaluator predicts ownership, once a query has asked.
+    predicts_ownership: Option<bool>,
 }
 
 impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
@@ -164,6 +164,7 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
             arrivals: 0,
             out: Vec::new(),
             positions_searched: 0,
+            predicts_ownership: None,
         }
     }
 
@@ -341,9 +342,7 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
         let mut stopped = stopped;
         stopped.sort_by_key(|job| job.order);
         for job in stopped {
-            let mut line = report::header(&job.asked.id, job.turn, false);
-            line.insert("noResults".to_owned(), Value::from(true));
-            self.out.push(Value::Object(line).to_string());
+            self.out.push(report::no_results(&job.asked.id, job.turn));
         }
     }
 
@@ -351,9 +350,7 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
     fn finish(&mut self, index: usize) {
         let line = if self.trees[index].root_visit_count() == 0 {
             let job = &self.active[index].job;
-            let mut line = report::header(&job.asked.id, job.turn, false);
-            line.insert("noResults".to_owned(), Value::from(true));
-            Value::Object(line).to_string()
+            report::no_results(&job.asked.id, job.turn)
         } else {
             self.result(index, false)
         };
@@ -375,14 +372,16 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
                 ownership: active.ownership.as_deref(),
             },
             &self.settings,
-            self.current_player(active.job.game.to_move()),
             during_search,
         )
     }
 
-    /// The name of `side` in results, which a query's moves read back ([`short_colour`]).
-    fn current_player(&self, side: Side) -> String {
-        short_colour::<G>(side)
+    /// Whether the evaluator predicts ownership, asked of it once (a network pass) and kept:
+    /// tools such as katawrap ask for ownership in every query.
+    fn predicts_ownership(&mut self, options: &G::Options) -> bool {
+        *self
+            .predicts_ownership
+            .get_or_insert_with(|| self.evaluator.ownership(&G::new(options)).is_some())
     }
 
     /// Moves queued jobs into the free places, best first.
@@ -429,7 +428,7 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
         let id = query.id.clone();
         let problem = |field: &str, message: String| Problem::new(Some(&id), Some(field), message);
         let options = self.options_for(&query)?;
-        if query.include_ownership && self.evaluator.ownership(&G::new(&options)).is_none() {
+        if query.include_ownership && !self.predicts_ownership(&options) {
             self.out.push(
                 problem(
                     "includeOwnership",
@@ -481,13 +480,8 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
         for (k, &turn) in turns.iter().enumerate() {
             let game = positions[turn].clone().expect("kept above");
             if game.outcome().is_some() {
-                self.out.push(report::game_over(
-                    &asked,
-                    turn,
-                    &game,
-                    &self.settings,
-                    self.current_player(game.to_move()),
-                ));
+                self.out
+                    .push(report::game_over(&asked, turn, &game, &self.settings));
                 continue;
             }
             if game.is_chance() {

@@ -3,7 +3,7 @@
 //! view [`Perspective`] says.
 
 use crate::engine::{Asked, Settings};
-use game::{Game, Side};
+use game::{Game, Side, short_colour};
 use mcts::Tree;
 use serde_json::{Map, Value};
 
@@ -45,11 +45,37 @@ pub(crate) fn header(id: &str, turn: usize, during_search: bool) -> Map<String, 
     line
 }
 
+/// The line of a turn that was not searched at all (terminated while queued, or before its
+/// first visit): KataGo's `noResults`.
+pub(crate) fn no_results(id: &str, turn: usize) -> String {
+    let mut line = header(id, turn, false);
+    line.insert("noResults".to_owned(), Value::from(true));
+    Value::Object(line).to_string()
+}
+
+/// `rootInfo`: the position's figures, from the view the results are seen from, and its side
+/// to move named as a query's moves read it back ([`short_colour`]).
+fn root_info<G: Game>(game: &G, winrate: f64, lead: f64, utility: f64, visits: u32) -> Value {
+    let mut root = Map::new();
+    root.insert("winrate".to_owned(), Value::from(winrate));
+    root.insert("scoreLead".to_owned(), Value::from(lead));
+    root.insert("utility".to_owned(), Value::from(utility));
+    root.insert("visits".to_owned(), Value::from(visits));
+    root.insert(
+        "currentPlayer".to_owned(),
+        Value::from(short_colour::<G>(game.to_move())),
+    );
+    root.insert(
+        "thisHash".to_owned(),
+        Value::from(format!("{:016X}", game.hash())),
+    );
+    Value::Object(root)
+}
+
 /// A search's result line.
 pub(crate) fn result<G: Game>(
     searched: &Searched<'_, G>,
     settings: &Settings,
-    current_player: String,
     during_search: bool,
 ) -> String {
     let Searched {
@@ -125,26 +151,16 @@ pub(crate) fn result<G: Game>(
             Value::Object(info)
         })
         .collect();
-    let mut root = Map::new();
-    root.insert(
-        "winrate".to_owned(),
-        Value::from(winrate(f64::from(tree.root_game_value()))),
-    );
-    let lead = sign * f64::from(tree.root_lead());
-    root.insert("scoreLead".to_owned(), Value::from(lead));
-    root.insert(
-        "utility".to_owned(),
-        Value::from(sign * f64::from(tree.root_value())),
-    );
-    root.insert("visits".to_owned(), Value::from(tree.root_visit_count()));
-    root.insert("currentPlayer".to_owned(), Value::from(current_player));
-    root.insert(
-        "thisHash".to_owned(),
-        Value::from(format!("{:016X}", game.hash())),
+    let root = root_info(
+        game,
+        winrate(f64::from(tree.root_game_value())),
+        sign * f64::from(tree.root_lead()),
+        sign * f64::from(tree.root_value()),
+        tree.root_visit_count(),
     );
     let mut line = header(&asked.id, turn, during_search);
     line.insert("moveInfos".to_owned(), Value::Array(move_infos));
-    line.insert("rootInfo".to_owned(), Value::Object(root));
+    line.insert("rootInfo".to_owned(), root);
     if let Some(policy) = policy {
         line.insert("policy".to_owned(), policy_values(searched_game, policy));
     }
@@ -183,32 +199,22 @@ pub(crate) fn game_over<G: Game>(
     turn: usize,
     game: &G,
     settings: &Settings,
-    current_player: String,
 ) -> String {
     let mover = game.to_move();
     let sign = settings.perspective.sign(mover);
     let value = game
         .outcome()
         .map_or(0.0, |outcome| f64::from(outcome.value_for(mover)));
-    let mut root = Map::new();
-    root.insert(
-        "winrate".to_owned(),
-        Value::from((sign * value + 1.0) / 2.0),
-    );
-    root.insert(
-        "scoreLead".to_owned(),
-        Value::from(sign * f64::from(game.score_lead(mover))),
-    );
-    root.insert("utility".to_owned(), Value::from(sign * value));
-    root.insert("visits".to_owned(), Value::from(0));
-    root.insert("currentPlayer".to_owned(), Value::from(current_player));
-    root.insert(
-        "thisHash".to_owned(),
-        Value::from(format!("{:016X}", game.hash())),
+    let root = root_info(
+        game,
+        (sign * value + 1.0) / 2.0,
+        sign * f64::from(game.score_lead(mover)),
+        sign * value,
+        0,
     );
     let mut line = header(&asked.id, turn, false);
     line.insert("moveInfos".to_owned(), Value::Array(Vec::new()));
-    line.insert("rootInfo".to_owned(), Value::Object(root));
+    line.insert("rootInfo".to_owned(), root);
     line.insert(
         "gameOver".to_owned(),
         Value::from(game.result_text().unwrap_or_default()),

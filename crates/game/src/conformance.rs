@@ -105,17 +105,15 @@ impl<G: Planes> Conformance<'_, G> {
                 self.random_game(options, seed, &mut failures);
             }
         }
+        let read: ReadPosition<'_, G> = &G::from_position_text;
+        let read = reads_positions::<G>().then_some(read);
         for text in self.replay_vectors {
             match replay_vectors(text) {
                 Err(why) => failures.0.push(format!("a replay file: {why}")),
                 Ok(games) => {
                     for vector in &games {
-                        let read: ReadPosition<'_, G> = &G::from_position_text;
-                        let replayed = check_replay_reading::<G>(
-                            vector,
-                            reads_positions::<G>().then_some(read),
-                            self.positions_are_complete,
-                        );
+                        let replayed =
+                            check_replay_reading::<G>(vector, read, self.positions_are_complete);
                         failures.check(replayed, || "replay vectors".to_owned());
                     }
                 }
