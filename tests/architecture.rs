@@ -170,3 +170,33 @@ fn outside_its_crate_only_the_list_of_games_names_a_game() {
     }
     assert!(naming.is_empty(), "{naming:#?}");
 }
+
+/// One driver of a game: the crates that play games between sides (self-play, the arena, the
+/// bots) step them through `game::Referee` alone, whose `play_automatic` plays chance, the
+/// opening and forced decisions. None applies an action to a position or draws chance's
+/// outcome itself.
+#[test]
+fn games_are_stepped_by_the_referee_alone() {
+    let mut files = Vec::new();
+    for package in ["selfplay", "arena", "play"] {
+        sources(&root().join("crates").join(package).join("src"), &mut files);
+    }
+    let stepping = [
+        ".apply(",
+        "chance_outcomes(",
+        "draw_outcome(",
+        "draw_chance(",
+    ];
+    let mut found = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        for (number, line) in code.lines().enumerate() {
+            let line = line.split("//").next().unwrap_or_default();
+            for call in stepping.iter().filter(|call| line.contains(*call)) {
+                found.push(format!("{}:{}: {call}", file.display(), number + 1));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+}

@@ -15,7 +15,11 @@
 //! - each side, keeping its own copy of the game from the moves as they are told to it
 //!   (`told_move`, `play_told`), sees what the true game lets it see;
 //! - no text, however malformed, panics a parser;
-//! - the game ends, and its record (`moves_in_full`) replays to the same result.
+//! - the game ends, and its record (`moves_in_full`) replays to the same result;
+//! - the referee's own actions, as self-play and the arena take them
+//!   ([`Referee::play_automatic`]), keep their promises: an opening of k decisions plays k
+//!   and finishes the move under way without ending the game, a forced decision is the only
+//!   legal one, and a driver that decides only where they stop plays the game to its end.
 //!
 //! Then it replays the game's vectors and checks that the illegal ones are refused with their
 //! reasons, and that the transpositions it is given reach equal hashes.
@@ -23,7 +27,9 @@
 use crate::vectors::{
     ReadPosition, check_refusal, check_replay_reading, illegal_vectors, replay_vectors,
 };
-use crate::{Game, Planes, Referee, Side, moves_in_full, uniform_pick};
+use crate::{
+    Automatic, ChanceStream, Game, Opening, Planes, Referee, Side, moves_in_full, uniform_pick,
+};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -103,6 +109,9 @@ impl<G: Planes> Conformance<'_, G> {
             for k in 0..self.random_games {
                 let seed = self.seed.wrapping_mul(1_000_003).wrapping_add(k as u64);
                 self.random_game(options, seed, &mut failures);
+                failures.check(self.automatic_game(options, seed), || {
+                    format!("{} {options:?}, opened game {seed}", G::NAME)
+                });
             }
         }
         let read: ReadPosition<'_, G> = &G::from_position_text;
@@ -216,6 +225,89 @@ impl<G: Planes> Conformance<'_, G> {
                 at,
             );
         }
+    }
+}
+
+impl<G: Game> Conformance<'_, G> {
+    /// Plays a game the way self-play does: the referee's automatic actions (chance, an
+    /// opening of up to 4 decisions, forced decisions) until a side decides, a uniformly
+    /// random decision, and again, to the end or `max_actions`.
+    fn automatic_game(&self, options: &G::Options, seed: u64) -> Result<(), String> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x6f70_656e);
+        let start = G::new(options);
+        let opening = Opening {
+            actions: rng.random_range(0..=4),
+            seed: rng.random(),
+        };
+        let mut referee = Referee::new(start.clone())
+            .with_opening(opening)
+            .plays_forced_decisions();
+        let mut chance = ChanceStream::new(rng.random());
+        let (mut opening_decisions, mut decisions) = (0, 0);
+        let mut legal = Vec::new();
+        while decisions < self.max_actions {
+            let before = referee.game().clone();
+            match referee.play_automatic(&mut chance) {
+                Some(Automatic::Chance(_)) => {}
+                Some(Automatic::Opening(action)) => {
+                    opening_decisions += 1;
+                    decisions += 1;
+                    if referee.game().outcome().is_some() {
+                        return Err(format!(
+                            "the opening's `{}` ended the game",
+                            before.action_to_string(action)
+                        ));
+                    }
+                }
+                Some(Automatic::Forced(action)) => {
+                    decisions += 1;
+                    before.legal_actions(&mut legal);
+                    if legal != [action] {
+                        return Err(format!(
+                            "`{}` was played as forced among {} legal actions",
+                            before.action_to_string(action),
+                            legal.len()
+                        ));
+                    }
+                }
+                None if referee.is_over() => break,
+                None => {
+                    if referee.game().is_chance() {
+                        return Err("the referee left a chance outcome undrawn".to_owned());
+                    }
+                    let action = referee.game().random_legal_action(&mut rng, &mut legal);
+                    referee.play(action)?;
+                    decisions += 1;
+                }
+            }
+        }
+        // Where the opening ended, unless every decision there ends the game (then it may
+        // stop short, even within a move), it has played its decisions and a whole move.
+        let mut opened = start.clone();
+        for &action in &referee.actions()[..referee.opening_actions()] {
+            opened.apply(action);
+        }
+        opened.legal_actions(&mut legal);
+        let could_go_on = legal.iter().any(|&action| {
+            let mut after = opened.clone();
+            after.apply(action);
+            after.outcome().is_none()
+        });
+        if referee.opening_actions() > 0 && could_go_on {
+            if opening_decisions < opening.actions {
+                return Err(format!(
+                    "an opening of {} decisions played {opening_decisions}",
+                    opening.actions
+                ));
+            }
+            if opened.mid_move() {
+                return Err("the opening stopped within a move".to_owned());
+            }
+        }
+        if referee.game().outcome().is_some() {
+            record_replays(&start, referee.actions(), referee.game())?;
+        }
+        Ok(())
     }
 }
 

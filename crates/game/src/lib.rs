@@ -28,7 +28,7 @@ pub use intern::intern;
 pub use outcome::Outcome;
 pub use planes::{PlaneShape, Planes, PolicyLayout};
 pub use referee::{
-    Agent, AgentFailure, Choice, Ending, Mover, Opening, Played, Referee, play_game,
+    Agent, AgentFailure, Automatic, Choice, Ending, Mover, Opening, Played, Referee, play_game,
 };
 pub use side::Side;
 pub use view::{BoardView, Effect};

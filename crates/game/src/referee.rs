@@ -113,7 +113,8 @@ pub struct Ending {
 /// How a game is opened: `actions` uniformly random decisions drawn from `seed`, never one
 /// that ends the game, then as many more as finish the move under way, so that every side is
 /// told whole moves. Chance's outcomes in between come from the game's chance stream and do
-/// not count. Two games with the same opening and chance seeds open alike.
+/// not count. Two games with the same opening and chance seeds open alike. The referee plays
+/// it ([`Referee::play_automatic`]), for the arena and self-play alike.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
     pub actions: usize,
@@ -127,8 +128,43 @@ impl Opening {
     };
 }
 
+/// An action the referee played without asking a side ([`Referee::play_automatic`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Automatic {
+    /// Chance's outcome.
+    Chance(usize),
+    /// A random decision of the game's [`Opening`].
+    Opening(usize),
+    /// The one legal decision of the side to decide, where the referee plays those
+    /// ([`Referee::plays_forced_decisions`]).
+    Forced(usize),
+}
+
+impl Automatic {
+    pub fn action(self) -> usize {
+        match self {
+            Automatic::Chance(action) | Automatic::Opening(action) | Automatic::Forced(action) => {
+                action
+            }
+        }
+    }
+}
+
+/// The random opening still to play.
+#[derive(Clone, Debug)]
+struct OpeningLeft {
+    decisions: usize,
+    picks: ChaCha8Rng,
+}
+
 /// A game in progress and its history: the start, every action since (chance's included),
 /// and where the move under way began.
+///
+/// Drivers step a game through it alone: [`play_game`] for two agents, and self-play, whose
+/// searches are batched across games and so cannot be agents that answer one at a time. Both
+/// take [`Referee::play_automatic`]'s chance, opening (and forced) actions until a side
+/// decides, give that side's actions to [`Referee::play`] (or [`Referee::resign`]), and read
+/// the result from [`Referee::ending`].
 #[derive(Clone, Debug)]
 pub struct Referee<G: Game> {
     start: G,
@@ -140,8 +176,12 @@ pub struct Referee<G: Game> {
     move_first: usize,
     /// Whether the last action finished its move (true before any action).
     move_whole: bool,
-    /// How many of `actions` opened the game ([`play_game`]'s random opening).
+    /// How many of `actions` opened the game (its random [`Opening`]).
     opening_end: usize,
+    /// The opening still to play; `None` once it is over (or if the game has none).
+    opening: Option<OpeningLeft>,
+    /// Whether [`Referee::play_automatic`] plays decisions that have one legal choice.
+    forced: bool,
     /// A resignation or forfeit; the rules' own ending is the game's.
     stopped: Option<Ending>,
     /// How many of `actions` each side's agent has heard ([`Agent::observe_action`]).
@@ -161,11 +201,40 @@ impl<G: Game> Referee<G> {
             move_first: 0,
             move_whole: true,
             opening_end: 0,
+            opening: None,
+            forced: false,
             stopped: None,
             heard: [0; 2],
             legal: Vec::new(),
             outcomes: Vec::new(),
         }
+    }
+
+    /// Opens the game with `opening` ([`Referee::play_automatic`] plays it); before any
+    /// action only.
+    pub fn with_opening(mut self, opening: Opening) -> Self {
+        self.set_opening(opening);
+        self
+    }
+
+    fn set_opening(&mut self, opening: Opening) {
+        assert!(
+            opening.actions == 0 || self.actions.is_empty(),
+            "an opening opens a game"
+        );
+        self.opening = (opening.actions > 0).then(|| OpeningLeft {
+            decisions: opening.actions,
+            picks: ChaCha8Rng::seed_from_u64(opening.seed),
+        });
+    }
+
+    /// Has [`Referee::play_automatic`] play every decision that has one legal choice (a Qast
+    /// stick with no disc to move, the only stone a Vastuz thief may take): self-play's
+    /// searches would only confirm them, and they are no policy target. Agents in a match
+    /// are asked for them as for any other.
+    pub fn plays_forced_decisions(mut self) -> Self {
+        self.forced = true;
+        self
     }
 
     /// The position now.
@@ -286,18 +355,53 @@ impl<G: Game> Referee<G> {
         Some(action)
     }
 
-    /// A uniformly random decision of the side to decide, drawn from `picks`, among those that
-    /// do not end the game; `None` if every one would.
-    fn random_opening_action(&mut self, picks: &mut ChaCha8Rng) -> Option<usize> {
-        self.game.legal_actions(&mut self.legal);
-        let game = &self.game;
-        let mut after = game.clone();
-        self.legal.retain(|&action| {
-            after.clone_from(game);
-            after.apply(action);
-            after.outcome().is_none()
-        });
-        self.legal.choose(picks).copied()
+    /// Plays the next action no side decides, if there is one: chance's outcome (drawn from
+    /// `chance`), a decision of the opening, or (where asked for) a forced decision. Returns
+    /// it, or `None` once a side decides or the game is over. A driver calls it until `None`
+    /// after every action of a side's and at the start.
+    pub fn play_automatic(&mut self, chance: &mut ChanceStream) -> Option<Automatic> {
+        if let Some(outcome) = self.draw_chance(chance) {
+            return Some(Automatic::Chance(outcome));
+        }
+        if self.is_over() {
+            return None;
+        }
+        if let Some(action) = self.next_opening_action() {
+            self.play(action).expect("an opening action is legal");
+            return Some(Automatic::Opening(action));
+        }
+        if self.forced {
+            self.game.legal_actions(&mut self.legal);
+            if let [forced] = self.legal[..] {
+                self.play(forced).expect("the one legal action");
+                return Some(Automatic::Forced(forced));
+            }
+        }
+        None
+    }
+
+    /// The opening's next decision, while decisions of it are left or the move it ends in is
+    /// under way: uniformly random among those that do not end the game. Once the opening is
+    /// over (or every decision would end the game) it ends here, and `None`.
+    fn next_opening_action(&mut self) -> Option<usize> {
+        let opening = self.opening.as_mut()?;
+        if opening.decisions > 0 || self.game.mid_move() {
+            self.game.legal_actions(&mut self.legal);
+            let game = &self.game;
+            let mut after = game.clone();
+            self.legal.retain(|&action| {
+                after.clone_from(game);
+                after.apply(action);
+                after.outcome().is_none()
+            });
+            if let Some(&action) = self.legal.choose(&mut opening.picks) {
+                opening.decisions = opening.decisions.saturating_sub(1);
+                return Some(action);
+            }
+        }
+        self.opening = None;
+        self.opening_end = self.actions.len();
+        None
     }
 
     /// Asks `agent`, whose side decides now, for actions until its move is whole or the other
@@ -423,29 +527,14 @@ fn run_game<'a, G: Game>(
             .new_game(referee.game().options(), side)
             .map_err(|why| (side, why))?;
     }
+    referee.set_opening(opening);
     let whole_moves = agents.iter().any(|agent| agent.whole_moves());
-    let mut picks = ChaCha8Rng::seed_from_u64(opening.seed);
-    let mut opening_left = opening.actions;
-    let mut in_opening = opening.actions > 0;
     while !referee.is_over() {
-        if referee.draw_chance(chance).is_some() {
+        if referee.play_automatic(chance).is_some() {
             tell(referee, agents)?;
             continue;
         }
         let side = referee.to_decide().expect("a side decides");
-        if in_opening
-            && (opening_left > 0 || referee.game().mid_move())
-            && let Some(action) = referee.random_opening_action(&mut picks)
-        {
-            referee.play(action).expect("an opening action is legal");
-            opening_left = opening_left.saturating_sub(1);
-            tell(referee, agents)?;
-            continue;
-        }
-        if in_opening {
-            referee.opening_end = referee.actions.len();
-            in_opening = false;
-        }
         let agent = &mut *agents[side.index()];
         let choice = if whole_moves {
             referee.take_whole_move(agent)

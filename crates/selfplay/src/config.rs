@@ -30,8 +30,9 @@ pub struct SelfplayConfig {
     /// position reached again (a transposition, or the same opening in another game) costs
     /// no network evaluation. Memory: this many times the action count times 4 bytes.
     pub eval_cache: usize,
-    /// Up to this many uniformly random moves open each game (the number itself is drawn
-    /// uniformly from 0 to this), so games start from varied positions.
+    /// Up to this many uniformly random decisions open each game (the number itself is drawn
+    /// uniformly from 0 to this), so games start from varied positions: the referee's
+    /// [`game::Opening`], which never ends the game and finishes the move it stops in.
     pub random_opening_moves: u32,
     pub temperature: TemperatureSchedule,
     pub resign: ResignConfig,

@@ -1,7 +1,7 @@
 use crate::SelfplayConfig;
 use crate::game_in_flight::GameInFlight;
 use crate::resign_calibration::ResignCalibration;
-use game::{ChanceStream, Game, Outcome, Referee};
+use game::{Automatic, ChanceStream, Game, Opening, Referee};
 use mcts::{Batch, PipelinedEvaluator, ResignRule, Tree};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -17,9 +17,14 @@ use std::ops::Range;
 /// A tree's steps do not depend on which trees share its batch, and each game slot draws from
 /// a random stream of its own (openings, chance, which searches are full), so that its games
 /// do not depend on when other slots move either: with an evaluator whose answers depend on
-/// the position only, the games of a slot are the same however the games are split into lanes. Each game has its referee, which draws
-/// chance's outcomes from the game's own seeded stream, so a search never starts at a chance
-/// position.
+/// the position only, the games of a slot are the same however the games are split into
+/// lanes.
+///
+/// The worker decides; each game's [`Referee`] steps it, as it does for the arena: the worker
+/// plays its searched decisions and resignations through it, and the referee plays the rest
+/// (chance's outcomes from the game's own seeded stream, the random opening, decisions with
+/// one legal choice) and says when and how the game ends. A search thus never starts at a
+/// chance position or where the game is over.
 pub struct Worker<G: Game> {
     config: SelfplayConfig,
     options: G::Options,
@@ -203,15 +208,17 @@ impl<G: Game> Worker<G> {
         batch.receive(&mut self.trees[slots.clone()], evaluator)
     }
 
-    /// Plays the searched move of the game in `slot` (or resigns it), then chance's outcomes
-    /// up to the next decision; returns its record if the game is over.
+    /// Plays the searched move of the game in `slot` (or resigns it), then the referee's
+    /// actions up to the next decision; returns its record if the game is over.
     fn play_move(&mut self, slot: usize) -> Option<GameRecord> {
         let rule = self.resign_rule();
         let tree = &mut self.trees[slot];
         let game = &mut self.games[slot];
         let referee = &mut self.referees[slot];
         game.generation = self.generation;
-        let mover = referee.game().to_move();
+        let mover = referee
+            .to_decide()
+            .expect("a search runs where a side decides");
         let root_value = tree.root_value();
         let game_value = tree.root_game_value();
         if self.calibration.is_some() {
@@ -221,7 +228,9 @@ impl<G: Game> Worker<G> {
         }
         if game.watch.observe(&rule, mover, game_value) {
             if !game.playthrough {
-                return Some(game.finish(referee.game(), Outcome::Win(mover.other()), "resign"));
+                referee.resign(mover);
+                let ending = referee.ending().expect("a resigned game");
+                return Some(game.finish(referee.game(), ending.outcome, &ending.reason));
             }
             let move_index = game.moves.len() as u32;
             game.would_have_resigned.get_or_insert(ResignPlaythrough {
@@ -258,54 +267,66 @@ impl<G: Game> Worker<G> {
         game.decisions += 1;
         referee.play(action).expect("search plays legal moves");
         tree.advance(action);
-        // Chance's outcomes, and decisions with one legal choice (a Qast stick with no disc
-        // to move, the only stone a Vastuz thief may take): a search would only confirm them,
-        // and they are no policy target.
-        loop {
-            while let Some(outcome) = referee.draw_chance(&mut self.chance[slot]) {
-                tree.advance(outcome);
-                game.moves.push(MoveRecord::unsearched(outcome, true));
-            }
-            if let Some(outcome) = referee.game().outcome() {
-                let reason = referee.game().end_reason().unwrap_or("ended");
-                if let Some(calibration) = &mut self.calibration
-                    && game.playthrough
-                {
-                    calibration.record(game.trigger_levels.verdicts(outcome));
-                }
-                return Some(game.finish(referee.game(), outcome, reason));
-            }
-            referee.game().legal_actions(&mut self.legal);
-            let [forced] = self.legal[..] else { break };
-            referee.play(forced).expect("the one legal action");
-            tree.advance(forced);
-            game.moves.push(MoveRecord::unsearched(forced, false));
-            game.decisions += 1;
+        self.play_automatic(slot);
+        let referee = &self.referees[slot];
+        let Some(ending) = referee.ending() else {
+            self.prepare_search(slot);
+            return None;
+        };
+        // Nobody resigned: the rules ended the game, and a played-through game is evidence.
+        let game = &mut self.games[slot];
+        if let Some(calibration) = &mut self.calibration
+            && game.playthrough
+        {
+            calibration.record(game.trigger_levels.verdicts(ending.outcome));
         }
-        self.prepare_search(slot);
-        None
+        Some(game.finish(referee.game(), ending.outcome, &ending.reason))
     }
 
-    /// Starts a new game in `slot`, opened by a few uniformly random decisions (chance's
-    /// outcomes drawn as in the rest of the game).
+    /// The referee's actions in `slot` up to the next decision or the end (chance's, the
+    /// opening's, forced ones), recorded unsearched and followed by the tree.
+    fn play_automatic(&mut self, slot: usize) {
+        let referee = &mut self.referees[slot];
+        let game = &mut self.games[slot];
+        while let Some(automatic) = referee.play_automatic(&mut self.chance[slot]) {
+            let action = automatic.action();
+            self.trees[slot].advance(action);
+            let by_chance = matches!(automatic, Automatic::Chance(_));
+            game.moves.push(MoveRecord::unsearched(action, by_chance));
+            if !by_chance {
+                game.decisions += 1;
+            }
+        }
+    }
+
+    /// Starts a new game in `slot`, opened by a few uniformly random decisions
+    /// ([`game::Opening`], chance's outcomes drawn as in the rest of the game), and readies
+    /// its first search.
     fn start_game(&mut self, slot: usize) {
+        // The opening never ends a game, but chance or forced decisions might before any side
+        // chooses: such a game teaches nothing, and another starts.
+        loop {
+            self.open_game(slot);
+            if !self.referees[slot].is_over() {
+                break;
+            }
+        }
+        self.prepare_search(slot);
+    }
+
+    /// A new game in `slot`, played up to its first decision.
+    fn open_game(&mut self, slot: usize) {
         let start = G::new(&self.options);
         let rng = &mut self.rngs[slot];
-        let opening_moves = rng.random_range(0..=self.config.random_opening_moves);
-        let chance_seed = rng.random();
-        let referee = &mut self.referees[slot];
-        let chance = &mut self.chance[slot];
-        *chance = ChanceStream::new(chance_seed);
-        *referee = Referee::new(start.clone());
-        let legal = &mut self.legal;
-        let (mut opening, mut decisions) = open(referee, chance, rng, legal, opening_moves);
-        if referee.is_over() {
-            // An opening this short never ends a sane game; start from the beginning then
-            // (chance first, should the game begin with it).
-            *referee = Referee::new(start);
-            (opening, decisions) = open(referee, chance, rng, legal, 0);
-        }
-        self.trees[slot].reset(referee.game());
+        let opening = Opening {
+            actions: rng.random_range(0..=self.config.random_opening_moves) as usize,
+            seed: rng.random(),
+        };
+        self.chance[slot] = ChanceStream::new(rng.random());
+        self.referees[slot] = Referee::new(start.clone())
+            .with_opening(opening)
+            .plays_forced_decisions();
+        self.trees[slot].reset(&start);
         let handicap = &self.config.handicap;
         let handicap = handicap
             .side
@@ -319,8 +340,6 @@ impl<G: Game> Worker<G> {
         // search too, for its later decisions): the game's true dynamics.
         self.trees[slot].expect_erratic(handicap.map(|(side, rate)| (side, rate as f32)));
         self.games[slot] = GameInFlight {
-            moves: opening,
-            decisions,
             // Without a calibrated threshold yet, nothing resigns: every game is evidence.
             playthrough: rng.random_bool(self.config.resign.playthrough_fraction)
                 || self
@@ -331,7 +350,7 @@ impl<G: Game> Worker<G> {
             handicap,
             ..GameInFlight::default()
         };
-        self.prepare_search(slot);
+        self.play_automatic(slot);
     }
 
     /// Draws whether the next search of `slot` is full or cheap and sets its budget.
@@ -350,32 +369,5 @@ impl<G: Game> Worker<G> {
         let gumbel = self.config.search.formula == mcts::Formula::Gumbel;
         tree.set_root_noise((full || gumbel) && self.config.search.root_noise);
         self.games[slot].full_search = full;
-    }
-}
-
-/// Plays `decisions` uniformly random decisions (`legal` is scratch) from `referee`'s position,
-/// each with chance's outcomes before it and after the last, fewer if the game ends; returns
-/// their records and how many decisions were played.
-fn open<G: Game>(
-    referee: &mut Referee<G>,
-    chance: &mut ChanceStream,
-    rng: &mut ChaCha8Rng,
-    legal: &mut Vec<usize>,
-    decisions: u32,
-) -> (Vec<MoveRecord>, u32) {
-    let mut opening = Vec::new();
-    let mut played = 0;
-    loop {
-        while let Some(outcome) = referee.draw_chance(chance) {
-            opening.push(MoveRecord::unsearched(outcome, true));
-        }
-        if played == decisions || referee.is_over() {
-            return (opening, played);
-        }
-        referee.game().legal_actions(legal);
-        let action = legal[rng.random_range(0..legal.len())];
-        referee.play(action).expect("a legal action");
-        opening.push(MoveRecord::unsearched(action, false));
-        played += 1;
     }
 }

@@ -69,7 +69,7 @@ impl<G: Game> Session<G> {
     }
 
     fn draw_chance(&mut self) {
-        while self.referee.draw_chance(&mut self.chance).is_some() {}
+        while self.referee.play_automatic(&mut self.chance).is_some() {}
     }
 
     /// Takes back actions until the human is to decide again at the start of a move (at least
