@@ -3,10 +3,10 @@
 //! and what the turn under way has done.
 
 use crate::board::{DARK, bit, square_at, square_name};
-use crate::ghostchess::{
-    ASSAULT, COLOUR_NAMES, Decision, EXCHANGE, GhostChess, NO, PASS, TRANSCEND, WHITE,
-};
 use crate::notation::action_text;
+use crate::rules::{
+    ASSAULT, Decision, EXCHANGE, GhostChess, NO, PASS, TRANSCEND, WHITE, colour_name,
+};
 use game::{BoardView, Effect, Side};
 use serde::Serialize;
 
@@ -142,8 +142,8 @@ impl BoardView for GhostChess {
         Board {
             decision: self.decision().name(),
             question: question(self).to_owned(),
-            mover: COLOUR_NAMES[self.mover()],
-            decider: COLOUR_NAMES[self.decider()],
+            mover: colour_name(self.mover()),
+            decider: colour_name(self.decider()),
             turn: self.turn(),
             max_moves: self.options().max_moves(),
             squares,

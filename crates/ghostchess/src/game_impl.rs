@@ -1,18 +1,10 @@
 //! `game::Game` for [`GhostChess`]: one action per decision of section 10 (a square or one
 //! of five globals); a move is a whole turn, its token.
 
-use crate::ghostchess::{ACTIONS, COLOUR_NAMES, Decision, Ending, GhostChess, WHITE};
 use crate::notation::{action_text, parse_action, parse_turn, turn_token};
 use crate::options::GhostChessOptions;
+use crate::rules::{ACTIONS, COLOUR_NAMES, Decision, Ending, GhostChess, colour_name};
 use game::{BoardViewWork, Game, GtpWork, Outcome, Side};
-
-fn side_of(colour: usize) -> Side {
-    if colour == WHITE {
-        Side::First
-    } else {
-        Side::Second
-    }
-}
 
 impl Game for GhostChess {
     type Options = GhostChessOptions;
@@ -53,7 +45,7 @@ impl Game for GhostChess {
 
     /// The decider, who is not always the player whose turn it is.
     fn to_move(&self) -> Side {
-        side_of(self.decider())
+        self.decider()
     }
 
     fn legal_actions(&self, out: &mut Vec<usize>) {
@@ -73,8 +65,7 @@ impl Game for GhostChess {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        self.ending()
-            .map(|(winner, _)| Outcome::Win(side_of(winner)))
+        self.ending().map(|(winner, _)| Outcome::Win(winner))
     }
 
     fn end_reason(&self) -> Option<&'static str> {
@@ -91,7 +82,7 @@ impl Game for GhostChess {
 
     fn result_text(&self) -> Option<String> {
         let (winner, ending) = self.ending()?;
-        Some(format!("{} {}", COLOUR_NAMES[winner], ending.name()))
+        Some(format!("{} {}", colour_name(winner), ending.name()))
     }
 
     fn hash(&self) -> u64 {
@@ -102,7 +93,7 @@ impl Game for GhostChess {
     /// material, so that the lead is a dense signal for Black, who wins by taking everything
     /// (the ends themselves are the value's).
     fn score(&self, side: Side) -> f32 {
-        self.material(side.index())
+        self.material(side)
     }
 
     /// None: the mirror turns dark squares light, and the sides play different games

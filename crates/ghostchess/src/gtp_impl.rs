@@ -3,7 +3,7 @@
 //! lead or the result.
 
 use crate::board::{bit, square_at};
-use crate::ghostchess::{GhostChess, WHITE};
+use crate::rules::{BLACK, GhostChess, WHITE, colour_name};
 use game::{Game, GtpGame, Side, final_score_text};
 use std::fmt::Write;
 
@@ -12,7 +12,7 @@ impl GtpGame for GhostChess {
 
     /// White's material lead over Black's (`W+12`), or the winner's once the game is over.
     fn final_score(&self) -> String {
-        let lead = f64::from(self.material(WHITE) - self.material(1 - WHITE));
+        let lead = f64::from(self.material(WHITE) - self.material(BLACK));
         let outcome = self.outcome();
         let lead = match outcome {
             Some(game::Outcome::Win(Side::First)) => lead.abs().max(1.0),
@@ -50,7 +50,7 @@ impl GtpGame for GhostChess {
                 out,
                 "turn {}: {} to move",
                 self.turn(),
-                Self::COLOURS[self.mover()]
+                colour_name(self.mover())
             ),
         }
         .expect("a String");

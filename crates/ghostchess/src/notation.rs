@@ -5,9 +5,10 @@ use crate::board::{
     ACROSS, C1, C1_BLOCK, CENTRE, DARK, F1, F1_BLOCK, KNIGHT_ATTACKS, RANK_8, bishop_attacks,
 };
 use crate::board::{bit, file_of, parse_square, rank_of, square_name};
-use crate::ghostchess::{
-    ASSAULT, BLACK, Decision, EXCHANGE, GhostChess, NO, PASS, Piece, TRANSCEND, WHITE,
+use crate::rules::{
+    ASSAULT, BLACK, Decision, EXCHANGE, GhostChess, NO, PASS, Piece, TRANSCEND, WHITE, colour_name,
 };
+use game::Side;
 
 /// A token read by the grammar of section 9.2, before the rules judge it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -217,7 +218,7 @@ impl TurnReader {
             _ => None,
         };
         if let Some(player) = special {
-            self.specials[player] = true;
+            self.specials[player.index()] = true;
         }
         self.game.apply(action);
         self.actions.push(action);
@@ -260,7 +261,7 @@ impl TurnReader {
             return Err(format!(
                 "{} holds no piece of the mover ({})",
                 square_name(from),
-                crate::ghostchess::COLOUR_NAMES[self.game.mover()]
+                colour_name(self.game.mover())
             ));
         }
         if !self.game.is_legal(from)
@@ -316,14 +317,12 @@ impl TurnReader {
                     "{f} holds the frozen piece (moved by the extra move): it may not move in this turn"
                 );
             }
-            if game.protected() & bit(to) != 0 {
-                let mut unprotected = game.clone();
-                unprotected.protected = 0;
-                if unprotected.white_destinations(from) & bit(to) != 0 {
-                    return format!(
-                        "{t} holds a protected piece: White may not capture it in this turn"
-                    );
-                }
+            if game.protected() & bit(to) != 0
+                && game.unprotected().white_destinations(from) & bit(to) != 0
+            {
+                return format!(
+                    "{t} holds a protected piece: White may not capture it in this turn"
+                );
             }
             let occupied = game.occupied();
             let bishop_like = bishop_attacks(from, occupied) & !game.white() & bit(to) != 0;
@@ -346,14 +345,12 @@ impl TurnReader {
                     }
                 );
             }
-        } else if game.shadow_at_start() && RANK_8 & bit(to) != 0 && rank_of(from) < 7 {
-            let mut unbarred = game.clone();
-            unbarred.shadow_at_start = false;
-            if unbarred.black_destinations(from) & bit(to) != 0 {
-                return format!(
-                    "in Shadow Nexus Black may not enter rank 8 without capturing ({t})"
-                );
-            }
+        } else if game.shadow_at_start()
+            && RANK_8 & bit(to) != 0
+            && rank_of(from) < 7
+            && game.unbarred().black_destinations(from) & bit(to) != 0
+        {
+            return format!("in Shadow Nexus Black may not enter rank 8 without capturing ({t})");
         }
         if game.destinations(from) == 0 {
             return format!("the piece on {f} cannot move");
@@ -466,7 +463,7 @@ impl TurnReader {
     }
 
     /// A mark whose decision never came up in the turn: why it does not fit.
-    fn leftover(&self, mover: usize) -> Result<(), String> {
+    fn leftover(&self, mover: Side) -> Result<(), String> {
         let token = &self.token;
         let game = &self.game;
         let decided = game.ending().is_some();

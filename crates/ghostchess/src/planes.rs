@@ -2,7 +2,7 @@
 //! bottom, with a plane per kind of piece (section 12: no symmetry, no colour exchange).
 
 use crate::board::{DARK, squares};
-use crate::ghostchess::{DECISIONS, GLOBAL_ACTIONS, GhostChess, PIECES, Piece, WHITE};
+use crate::rules::{DECISIONS, GLOBAL_ACTIONS, GhostChess, PIECES, Piece, WHITE};
 use game::{PlaneShape, Planes, PolicyLayout, Side};
 
 /// Input planes over the 8 x 8 board, square `8 x (rank - 1) + (file - 1)`:
@@ -99,7 +99,7 @@ impl Planes for GhostChess {
 
     fn ownership(&self, side: Side, out: &mut [f32]) {
         out.fill(0.0);
-        let own = if side.index() == WHITE {
+        let own = if side == WHITE {
             (self.white(), self.black())
         } else {
             (self.black(), self.white())

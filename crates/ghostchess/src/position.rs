@@ -2,8 +2,8 @@
 //! <turn>`, written and read back.
 
 use crate::board::{Bits, bit, parse_square, square_at, square_name, squares};
-use crate::ghostchess::{BLACK, Decision, GhostChess, Piece, WHITE};
 use crate::options::GhostChessOptions;
+use crate::rules::{BLACK, Decision, GhostChess, PIECES, Piece, WHITE};
 use std::fmt;
 use thiserror::Error;
 
@@ -127,7 +127,7 @@ impl GhostChess {
         if full_nexus {
             let start = GhostChess::new(options);
             let main = crate::board::MAIN;
-            let same = (0..4).all(|k| pieces[k] & main == start.pieces[k] & main);
+            let same = (0..4).all(|k| pieces[k] & main == start.bits(PIECES[k]) & main);
             if !same || white & main != main {
                 return Err(PositionError::FullNexus);
             }

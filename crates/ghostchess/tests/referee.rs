@@ -31,7 +31,7 @@ impl Agent<GhostChess> for Checking {
 
     fn choose(&mut self, game: &GhostChess) -> Result<Choice, AgentFailure> {
         if self.asked_whole_moves {
-            assert_eq!(game.mover(), self.side.index(), "asked in the other's turn");
+            assert_eq!(game.mover(), self.side, "asked in the other's turn");
         } else {
             assert_eq!(
                 game.to_move(),
