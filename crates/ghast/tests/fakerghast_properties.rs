@@ -120,25 +120,6 @@ proptest! {
         }
     }
 
-    /// A random playout draws without listing the legal decisions what a uniform pick from the
-    /// list would draw with the same generator, in both variants, mid-pair included.
-    #[test]
-    fn a_random_decision_is_the_listed_one_a_uniform_pick_draws((options, choices) in options_and_choices()) {
-        use rand::SeedableRng;
-        let mut game = Fakerghast::new(&options);
-        let mut legal = Vec::new();
-        for (seed, &choice) in choices.iter().enumerate() {
-            game.legal_actions(&mut legal);
-            if legal.is_empty() {
-                break;
-            }
-            let rng = || rand::rngs::SmallRng::seed_from_u64(seed as u64 ^ u64::from(choice) << 20);
-            let listed = legal[game::uniform_pick(&mut rng(), legal.len())];
-            prop_assert_eq!(game.random_legal_action(&mut rng(), &mut Vec::new()), listed, "{}", game.full_text());
-            game.apply(legal[choice as usize % legal.len()]);
-        }
-    }
-
     /// A game played with every decision mapped by a symmetry stays the mapped image of the
     /// original: each tile, face up or down, on the mapped hex in the mapped orientation, the
     /// same result, and the planes and legal decisions mapped alike.

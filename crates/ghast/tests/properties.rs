@@ -1,5 +1,7 @@
-//! Property tests over random games: symmetry, notation round trips, and every tile having
-//! oxygen after every move (checked against a slow, cell-by-cell reference).
+//! Property tests of Ghast over random games of every size, beyond the suite every game runs
+//! (tests/conformance.rs): a game mapped by a symmetry gives the mapped positions, every tile
+//! has oxygen after every move (checked against a slow, cell-by-cell reference), and planes
+//! and policy indices commute with the symmetries.
 
 use game::{Game, Side};
 use ghast::{Ghast, GhastOptions, Piece, Position, RawOptions, Tile};
@@ -106,35 +108,6 @@ proptest! {
                 assert_eq!(image.result(), game.result());
             });
         }
-    }
-
-    /// A random playout draws without listing the legal actions what a uniform pick from the
-    /// list would draw with the same generator, vetoes' answers included.
-    #[test]
-    fn a_random_action_is_the_listed_one_a_uniform_pick_draws((options, choices) in options_and_choices()) {
-        use rand::SeedableRng;
-        let mut legal = Vec::new();
-        let mut seed = choices[0].into();
-        play(&options, &choices, |_, game| {
-            if game.outcome().is_some() {
-                return;
-            }
-            game.legal_actions(&mut legal);
-            seed += 1;
-            let listed = legal[game::uniform_pick(&mut rand::rngs::SmallRng::seed_from_u64(seed), legal.len())];
-            let drawn = game.random_legal_action(&mut rand::rngs::SmallRng::seed_from_u64(seed), &mut Vec::new());
-            assert_eq!(drawn, listed, "{game}");
-        });
-    }
-
-    #[test]
-    fn position_strings_round_trip((options, choices) in options_and_choices()) {
-        play(&options, &choices, |_, game| {
-            let text = game.to_string();
-            let parsed: Position = text.parse().unwrap();
-            assert_eq!(parsed, game.position());
-            assert_eq!(Ghast::from_position_str(&options, &text).unwrap().to_string(), text);
-        });
     }
 
     #[test]

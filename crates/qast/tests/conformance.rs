@@ -1,6 +1,7 @@
 //! Qast runs the suite every game runs (game::conformance), with its vectors.
 
 use game::conformance::Conformance;
+use game::rules::{Rule, with_rules};
 use game::vectors::{illegal_vectors, replay_vectors};
 use qast::Qast;
 
@@ -16,8 +17,15 @@ fn the_vector_files_are_whole() {
 
 #[test]
 fn qast_conforms() {
+    // Black's gold circles on (the default) and off; a longer track.
+    let rules = |rules: &[Rule]| with_rules(&Default::default(), rules).unwrap();
     Conformance::<Qast> {
-        random_games: 8,
+        options: vec![
+            Default::default(),
+            rules(&[Rule::new("black_gold", "0")]),
+            rules(&[Rule::new("side", "27")]),
+        ],
+        random_games: 6,
         replay_vectors: &[REPLAY],
         illegal_vectors: &[ILLEGAL],
         reasons: &[
