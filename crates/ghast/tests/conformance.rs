@@ -1,20 +1,42 @@
 //! Ghast and Fakerghast run the suite every game runs (game::conformance), with their replay
-//! vectors. (Their illegal-move vectors go through `ghast replay` in tests/replay_cli.rs.)
+//! and illegal-move vectors.
 
 use game::conformance::Conformance;
 use game::rules::{Rule, with_rules};
-use game::vectors::replay_vectors;
+use game::vectors::{illegal_vectors, replay_vectors};
 use ghast::{Fakerghast, Ghast};
 
 /// Games made by independent implementations of RULES.md (sections 1-8, and 9 for
 /// Fakerghast).
 const GHAST_REPLAY: &str = include_str!("data/replay-vectors.txt");
 const FAKERGHAST_REPLAY: &str = include_str!("data/fakerghast-replay-vectors.txt");
+/// Their blocks of the illegal-move vectors.
+const GHAST_ILLEGAL: &str = include_str!("data/ghast-illegal.txt");
+const FAKERGHAST_ILLEGAL: &str = include_str!("data/fakerghast-illegal.txt");
+
+/// The words a refusal says for each reason of both games' illegal vectors.
+const REASONS: &[(&str, &[&str])] = &[
+    ("occupied", &["is occupied"]),
+    ("opening", &["is not open yet"]),
+    ("off-board", &["is off the"]),
+    (
+        "malformed",
+        &["is not a hex name", "expected <hex>", "is not one of"],
+    ),
+    ("vetoed-hex", &["was vetoed this turn"]),
+    ("answer-awaited", &["must first answer"]),
+    ("game-over", &["the game is over"]),
+    ("pair-same-hex", &["a pair needs two hexes"]),
+    ("pair-needed", &["is a pair"]),
+    ("no-fakes-left", &["no fakes left"]),
+];
 
 #[test]
 fn the_vector_files_are_whole() {
     assert_eq!(replay_vectors(GHAST_REPLAY).unwrap().len(), 60);
     assert_eq!(replay_vectors(FAKERGHAST_REPLAY).unwrap().len(), 40);
+    assert_eq!(illegal_vectors(GHAST_ILLEGAL).unwrap().len(), 70);
+    assert_eq!(illegal_vectors(FAKERGHAST_ILLEGAL).unwrap().len(), 80);
 }
 
 #[test]
@@ -46,6 +68,8 @@ fn ghast_conforms() {
         ],
         random_games: 6,
         replay_vectors: &[GHAST_REPLAY],
+        illegal_vectors: &[GHAST_ILLEGAL],
+        reasons: REASONS,
         // A position string leaves out the run of passes and the repetition history.
         positions_are_complete: false,
         ..Conformance::default()
@@ -77,6 +101,8 @@ fn fakerghast_conforms() {
         options: vec![Default::default(), few, delayed],
         random_games: 6,
         replay_vectors: &[FAKERGHAST_REPLAY],
+        illegal_vectors: &[FAKERGHAST_ILLEGAL],
+        reasons: REASONS,
         ..Conformance::default()
     }
     .check();
