@@ -1,5 +1,5 @@
 use crate::resign_calibration::TriggerLevels;
-use game::{Game, Outcome, Side};
+use game::{Game, Referee, Side};
 use mcts::ResignWatch;
 use replay::{GameRecord, Handicapped, MoveRecord, ResignPlaythrough};
 
@@ -26,14 +26,16 @@ pub struct GameInFlight {
 }
 
 impl GameInFlight {
-    /// Closes the game at `position` and hands its record over, leaving `self` empty.
-    pub fn finish<G: Game>(&mut self, position: &G, outcome: Outcome, reason: &str) -> GameRecord {
+    /// Closes the game, which `referee` says is over, and hands its record over, leaving
+    /// `self` empty.
+    pub fn finish<G: Game>(&mut self, referee: &Referee<G>) -> GameRecord {
+        let ending = referee.ending().expect("a game that is over");
         GameRecord {
             generation: self.generation,
             moves: std::mem::take(&mut self.moves),
-            outcome,
-            end_reason: reason.to_owned(),
-            final_position: position.position_text(),
+            outcome: ending.outcome,
+            end_reason: ending.reason,
+            final_position: referee.game().position_text(),
             resign_playthrough: self.would_have_resigned.take(),
             handicap: self.handicap.map(|(side, rate)| Handicapped {
                 side,

@@ -229,8 +229,7 @@ impl<G: Game> Worker<G> {
         if game.watch.observe(&rule, mover, game_value) {
             if !game.playthrough {
                 referee.resign(mover);
-                let ending = referee.ending().expect("a resigned game");
-                return Some(game.finish(referee.game(), ending.outcome, &ending.reason));
+                return Some(game.finish(referee));
             }
             let move_index = game.moves.len() as u32;
             game.would_have_resigned.get_or_insert(ResignPlaythrough {
@@ -280,7 +279,7 @@ impl<G: Game> Worker<G> {
         {
             calibration.record(game.trigger_levels.verdicts(ending.outcome));
         }
-        Some(game.finish(referee.game(), ending.outcome, &ending.reason))
+        Some(game.finish(referee))
     }
 
     /// The referee's actions in `slot` up to the next decision or the end (chance's, the
