@@ -231,7 +231,7 @@ fn the_handicapped_side_plays_random_decisions_in_handicap_games() {
     };
     // Each handicap game draws its rate from 3/4 to 1 and its random decision may still be a
     // pass (one in ten on this board), so a game may open with a pass; over eight games (a
-    // chance of at most 10^-4 that none deviates) the random decisions show.
+    // chance of at most 1.3 x 10^-4 that none deviates) the random decisions show.
     let records = play_games_with(handicap, &mut Inline::new(AlwaysPass), 8);
     let random: usize = records.iter().map(|r| non_passes(r, Side::First)).sum();
     assert!(
