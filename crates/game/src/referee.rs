@@ -346,7 +346,7 @@ impl<G: Game> Referee<G> {
 
     /// If chance decides now, draws its outcome from `stream`, plays it and returns it (it is
     /// a whole move by itself: see [`Referee::last_move`]).
-    pub fn draw_chance(&mut self, stream: &mut ChanceStream) -> Option<usize> {
+    fn draw_chance(&mut self, stream: &mut ChanceStream) -> Option<usize> {
         if self.is_over() || !self.game.is_chance() {
             return None;
         }

@@ -32,7 +32,7 @@ impl<G: Game> Session<G> {
             referee: Referee::new(G::new(options)),
             chance: ChanceStream::new(chance_seed),
         };
-        session.draw_chance();
+        session.play_automatic();
         session
     }
 
@@ -64,11 +64,13 @@ impl<G: Game> Session<G> {
     /// outcomes up to the next decision.
     pub fn play(&mut self, action: usize) -> Result<(), String> {
         self.referee.play(action)?;
-        self.draw_chance();
+        self.play_automatic();
         Ok(())
     }
 
-    fn draw_chance(&mut self) {
+    /// The referee's actions up to the next decision: chance's outcomes (a page game has no
+    /// random opening and asks the human even for forced decisions).
+    fn play_automatic(&mut self) {
         while self.referee.play_automatic(&mut self.chance).is_some() {}
     }
 

@@ -131,7 +131,7 @@ impl GhostChess {
     }
 
     /// Whether a global action is a choice of the decision.
-    pub(super) fn global_legal(&self, action: usize) -> bool {
+    fn global_legal(&self, action: usize) -> bool {
         match (self.decision, action) {
             (Decision::From, PASS) => self.mover == BLACK || self.white_must_pass(),
             (Decision::From, ASSAULT) => self.mover == WHITE && self.assault_possible(),
@@ -145,7 +145,7 @@ impl GhostChess {
         }
     }
 
-    pub(super) fn white_must_pass(&self) -> bool {
+    fn white_must_pass(&self) -> bool {
         self.movable() == 0 && !self.assault_possible()
     }
 
@@ -287,7 +287,7 @@ impl GhostChess {
     }
 
     /// Black's turn after the Respawn: the extra move, if White is entitled to it.
-    pub(super) fn after_respawn(&mut self) {
+    fn after_respawn(&mut self) {
         let entitled = self.shadow_at_start
             && self.capture.by_ghost
             && self.capture.taken.is_some()
@@ -300,7 +300,7 @@ impl GhostChess {
     }
 
     /// Black's turn after the extra move: her Transcend, if she made no special move.
-    pub(super) fn after_extra(&mut self) {
+    fn after_extra(&mut self) {
         if !self.special[BLACK.index()] {
             self.decision = Decision::Transcend;
             return;
@@ -317,7 +317,7 @@ impl GhostChess {
         }
     }
 
-    pub(super) fn finish_transcend(&mut self) {
+    fn finish_transcend(&mut self) {
         let reason = self.transcended.expect("a Transcend under way");
         let winner = if self.white() == 0 { BLACK } else { WHITE };
         self.decide(winner, reason);
@@ -332,7 +332,7 @@ impl GhostChess {
         self.decision = Decision::Over;
     }
 
-    pub(super) fn next_turn(&mut self) {
+    fn next_turn(&mut self) {
         self.mover = self.mover.other();
         self.turn += 1;
         self.decision = Decision::From;

@@ -8,7 +8,7 @@ use crate::board::*;
 
 impl GhostChess {
     /// The Black pieces White may capture now.
-    pub(super) fn white_targets(&self) -> Bits {
+    fn white_targets(&self) -> Bits {
         self.black() & !self.protected
     }
 
@@ -30,7 +30,7 @@ impl GhostChess {
         }
     }
 
-    pub(super) fn pawn_moves(&self, from: usize) -> Bits {
+    fn pawn_moves(&self, from: usize) -> Bits {
         let empty = !self.occupied();
         let rank = rank_of(from);
         let file = file_of(from);
