@@ -44,6 +44,10 @@ fn main() -> ExitCode {
         .init();
     // Before anything asks libtorch about CUDA, which it answers once for good.
     nn::load_cuda_backend();
+    if let Err(error) = inject_device_failure() {
+        eprintln!("ghast: {error}");
+        return ExitCode::from(2);
+    }
     match commands::run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
@@ -55,6 +59,25 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// `GHAST_FAIL_PASS=N`: every network made in this process fails at its Nth forward pass
+/// (warm-up passes count), as a device fails (libtorch's out-of-memory error): how the tests
+/// show what a failed GPU does to each command without a GPU.
+const FAIL_PASS_VAR: &str = "GHAST_FAIL_PASS";
+
+fn inject_device_failure() -> Result<(), String> {
+    let Some(value) = std::env::var_os(FAIL_PASS_VAR) else {
+        return Ok(());
+    };
+    let pass = value
+        .to_str()
+        .and_then(|text| text.trim().parse::<std::num::NonZeroU64>().ok())
+        .ok_or_else(|| {
+            format!("{FAIL_PASS_VAR}={value:?}: expected a forward pass number of at least 1")
+        })?;
+    nn::inject_failure_at_pass(pass);
+    Ok(())
 }
 
 /// Tells glibc to keep freed memory for reuse rather than return it to the kernel at once.

@@ -1,6 +1,7 @@
 use super::registry::{GameWork, for_game};
 use crate::InputError;
 use analysis::{Engine, KataGoConfig, Perspective, Settings};
+use anyhow::Context;
 use clap::Args as ClapArgs;
 use game::Planes;
 use nn::NetEvaluator;
@@ -240,6 +241,6 @@ impl EngineWork for Analyse {
                 &mut BufWriter::new(stdout().lock()),
                 self.0,
             )
-            .map_err(|error| anyhow::anyhow!("analysis: standard input or output: {error}"))
+            .context("analysis")
     }
 }

@@ -98,5 +98,5 @@ fn speak<G: GtpGame + Planes>(args: &Args) -> anyhow::Result<()> {
     tracing::info!(bot = %args.bot.display(), visits = bot.visits(), ?device, "GTP engine ready");
     Engine::new(bot, options)
         .run(stdin().lock(), BufWriter::new(stdout().lock()))
-        .context("talking GTP over standard input and output")
+        .context("gtp")
 }

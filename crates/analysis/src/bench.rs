@@ -3,7 +3,7 @@
 //! once, on one engine, side by side.
 
 use crate::engine::Engine;
-use game::{Evaluator, Game, Planes, short_colour};
+use game::{DeviceError, Evaluator, Game, Planes, short_colour};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
@@ -73,28 +73,28 @@ impl Rate {
 pub fn one_at_a_time<G: Planes, E: Evaluator<G>>(
     engine: &mut Engine<G, E>,
     queries: &[String],
-) -> Rate {
+) -> Result<Rate, DeviceError> {
     let start = Instant::now();
     for query in queries {
-        engine.handle_line(query);
-        while engine.step() {}
+        engine.handle_line(query)?;
+        while engine.step()? {}
         expect_answers(engine, 1);
     }
-    Rate::of(queries.len(), start.elapsed())
+    Ok(Rate::of(queries.len(), start.elapsed()))
 }
 
 /// Analyses `queries` all sent at once.
 pub fn all_in_flight<G: Planes, E: Evaluator<G>>(
     engine: &mut Engine<G, E>,
     queries: &[String],
-) -> Rate {
+) -> Result<Rate, DeviceError> {
     let start = Instant::now();
     for query in queries {
-        engine.handle_line(query);
+        engine.handle_line(query)?;
     }
-    while engine.step() {}
+    while engine.step()? {}
     expect_answers(engine, queries.len());
-    Rate::of(queries.len(), start.elapsed())
+    Ok(Rate::of(queries.len(), start.elapsed()))
 }
 
 fn expect_answers<G: Planes, E: Evaluator<G>>(engine: &mut Engine<G, E>, count: usize) {

@@ -2,18 +2,37 @@
 //! up to [`Settings::positions_in_flight`] of them are searched at once, and every step of
 //! their searches sends all their leaves to the evaluator in one batch, as self-play's games
 //! do. A search that reaches its visits is reported and its place goes to the next job.
+//!
+//! A failed device ends the engine: every query under way or queued gets an error line with
+//! the device's words, and [`Engine::serve`] returns the error (KataGo ends the process).
 
 use crate::protocol::{ActionKind, Problem, Query, Request, Restriction, parse_line};
 use crate::report::{self, Perspective};
 use game::rules::{self, Rule};
-use game::{Evaluation, Evaluator, Game, GtpGame, GtpWork, Planes, Side, parse_colour};
+use game::{
+    DeviceError, Evaluation, Evaluator, Game, GtpGame, GtpWork, Planes, ServeError, Side,
+    parse_colour,
+};
 use mcts::{Batch, MoveFilter, MoveRestriction, SearchConfig, Tree};
 use serde_json::Value;
-use std::collections::BinaryHeap;
+use std::collections::{BTreeSet, BinaryHeap};
 use std::io::{self, BufRead, Write};
 use std::rc::Rc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+/// Why a query was not admitted: a problem with it, answered with an error line, or the
+/// device, which ends the engine.
+enum Refusal {
+    Problem(Problem),
+    Device(DeviceError),
+}
+
+impl From<Problem> for Refusal {
+    fn from(problem: Problem) -> Self {
+        Refusal::Problem(problem)
+    }
+}
 
 /// How the engine searches and reports.
 #[derive(Clone, Debug)]
@@ -184,10 +203,11 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
     }
 
     /// Reads one query line and answers at once what needs no search: errors, warnings,
-    /// actions and finished games. A blank line is skipped.
-    pub fn handle_line(&mut self, line: &str) {
+    /// actions and finished games. A blank line is skipped. Fails only with the device (see
+    /// [`Engine::step`]).
+    pub fn handle_line(&mut self, line: &str) -> Result<(), DeviceError> {
         if line.trim().is_empty() {
-            return;
+            return Ok(());
         }
         match parse_line(line) {
             Err(problem) => self.out.push(problem.error_line()),
@@ -196,24 +216,64 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
                 match request {
                     Request::Action(action) => self.act(action),
                     Request::Analyse(query) => {
-                        if let Err(problem) = self.admit(*query) {
-                            self.out.push(problem.error_line());
+                        let id = query.id.clone();
+                        match self.admit(*query) {
+                            Ok(()) => {}
+                            Err(Refusal::Problem(problem)) => self.out.push(problem.error_line()),
+                            Err(Refusal::Device(error)) => {
+                                self.out.push(
+                                    Problem::new(Some(&id), None, error.to_string()).error_line(),
+                                );
+                                return Err(self.fail_every_job(error));
+                            }
                         }
                     }
                 }
             }
         }
+        Ok(())
     }
 
     /// One step of every search in flight (starting queued ones first): their leaves go to
     /// the evaluator in one batch. Reports the searches that finished, and those due a report
     /// during search. Returns whether there was anything to search.
-    pub fn step(&mut self) -> bool {
-        self.start_queued();
-        if self.active.is_empty() {
-            return false;
+    ///
+    /// A failed device fails the step: every query under way or queued is answered with an
+    /// error line, and the engine is left with nothing to search.
+    pub fn step(&mut self) -> Result<bool, DeviceError> {
+        self.search_step()
+            .map_err(|error| self.fail_every_job(error))
+    }
+
+    /// Answers every job searched or queued with `error`, one line a query, and drops them.
+    fn fail_every_job(&mut self, error: DeviceError) -> DeviceError {
+        let mut ids: Vec<&str> = Vec::new();
+        let mut seen = BTreeSet::new();
+        let jobs = self.active.iter().map(|active| &active.job);
+        let mut queued: Vec<&Job<G>> = self.queue.iter().collect();
+        queued.sort_by_key(|job| job.order);
+        for job in jobs.chain(queued) {
+            if seen.insert(job.asked.id.as_str()) {
+                ids.push(&job.asked.id);
+            }
         }
-        self.batch.step(&mut self.trees, &mut self.evaluator);
+        let lines: Vec<String> = ids
+            .iter()
+            .map(|id| Problem::new(Some(id), None, error.to_string()).error_line())
+            .collect();
+        self.out.extend(lines);
+        self.active.clear();
+        self.trees.clear();
+        self.queue.clear();
+        error
+    }
+
+    fn search_step(&mut self) -> Result<bool, DeviceError> {
+        self.start_queued()?;
+        if self.active.is_empty() {
+            return Ok(false);
+        }
+        self.batch.step(&mut self.trees, &mut self.evaluator)?;
         let now = Instant::now();
         for index in (0..self.active.len()).rev() {
             if self.trees[index].is_done() {
@@ -229,18 +289,19 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
                 self.out.push(line);
             }
         }
-        true
+        Ok(true)
     }
 
     /// Reads queries from `input` (on a thread of its own, so that queries arriving during a
     /// search join it) and writes every answer to `output` as soon as it is known. When
     /// `input` ends, the queued queries are still answered unless `quit_without_waiting`.
+    /// A failed device ends it, once every query under way has its error line.
     pub fn serve(
         &mut self,
         input: impl BufRead + Send + 'static,
         output: &mut impl Write,
         quit_without_waiting: bool,
-    ) -> io::Result<()> {
+    ) -> Result<(), ServeError> {
         // A line that is not UTF-8 is bad input, answered like any other; only a failure to
         // read ends the input.
         let (lines, received) = mpsc::channel::<io::Result<Result<String, Vec<u8>>>>();
@@ -257,34 +318,46 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
                 }
             })?;
         let mut open = true;
-        loop {
+        let stopped = loop {
             if open && self.is_idle() {
                 // Nothing to search: wait for the next line.
                 match received.recv() {
-                    Ok(line) => self.handle_input(line?),
+                    Ok(line) => {
+                        if let Err(error) = self.handle_input(line?) {
+                            break error;
+                        }
+                    }
                     Err(_) => open = false,
                 }
             }
-            while open {
+            let mut failed = None;
+            while open && failed.is_none() {
                 match received.try_recv() {
-                    Ok(line) => self.handle_input(line?),
+                    Ok(line) => failed = self.handle_input(line?).err(),
                     Err(mpsc::TryRecvError::Empty) => break,
                     Err(mpsc::TryRecvError::Disconnected) => open = false,
                 }
+            }
+            if let Some(error) = failed {
+                break error;
             }
             if !open && (quit_without_waiting || self.is_idle()) {
                 self.write(output)?;
                 return Ok(());
             }
-            self.step();
+            if let Err(error) = self.step() {
+                break error;
+            }
             self.write(output)?;
-        }
+        };
+        self.write(output)?;
+        Err(ServeError::Device(stopped))
     }
 
     /// A line as read: text, or bytes that are not UTF-8.
-    fn handle_input(&mut self, line: Result<String, Vec<u8>>) {
+    fn handle_input(&mut self, line: Result<String, Vec<u8>>) -> Result<(), DeviceError> {
         match line {
-            Ok(line) => self.handle_line(&line),
+            Ok(line) => return self.handle_line(&line),
             Err(bytes) => self.out.push(
                 Problem::new(
                     None,
@@ -294,6 +367,7 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
                 .error_line(),
             ),
         }
+        Ok(())
     }
 
     fn write(&mut self, output: &mut impl Write) -> io::Result<()> {
@@ -378,16 +452,21 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
 
     /// Whether the evaluator predicts ownership, asked of it once (a network pass) and kept:
     /// tools such as katawrap ask for ownership in every query.
-    fn predicts_ownership(&mut self, options: &G::Options) -> bool {
-        *self
-            .predicts_ownership
-            .get_or_insert_with(|| self.evaluator.ownership(&G::new(options)).is_some())
+    fn predicts_ownership(&mut self, options: &G::Options) -> Result<bool, DeviceError> {
+        if let Some(predicts) = self.predicts_ownership {
+            return Ok(predicts);
+        }
+        let predicts = self.evaluator.ownership(&G::new(options))?.is_some();
+        self.predicts_ownership = Some(predicts);
+        Ok(predicts)
     }
 
     /// Moves queued jobs into the free places, best first.
-    fn start_queued(&mut self) {
+    fn start_queued(&mut self) -> Result<(), DeviceError> {
         while self.active.len() < self.settings.positions_in_flight.max(1) {
-            let Some(job) = self.queue.pop() else { return };
+            let Some(job) = self.queue.pop() else {
+                return Ok(());
+            };
             let mut tree = match self.spare_trees.pop() {
                 Some(mut tree) => {
                     tree.reset(&job.game);
@@ -401,18 +480,20 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
             };
             tree.set_budget(job.asked.visits);
             tree.set_move_filter(job.filter.clone());
-            let policy = job.asked.include_policy.then(|| {
+            let policy = if job.asked.include_policy {
                 let mut evaluation = [Evaluation::default()];
                 self.evaluator
-                    .evaluate(&[tree.searched_game()], &mut evaluation);
+                    .evaluate(&[tree.searched_game()], &mut evaluation)?;
                 let [evaluation] = evaluation;
-                evaluation.policy
-            });
-            let ownership = job
-                .asked
-                .include_ownership
-                .then(|| self.evaluator.ownership(tree.searched_game()))
-                .flatten();
+                Some(evaluation.policy)
+            } else {
+                None
+            };
+            let ownership = if job.asked.include_ownership {
+                self.evaluator.ownership(tree.searched_game())?
+            } else {
+                None
+            };
             self.active.push(Active {
                 job,
                 last_report: Instant::now(),
@@ -421,14 +502,15 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
             });
             self.trees.push(tree);
         }
+        Ok(())
     }
 
     /// Turns a query into its jobs, or answers it at once (finished games, chance's turns).
-    fn admit(&mut self, query: Query) -> Result<(), Problem> {
+    fn admit(&mut self, query: Query) -> Result<(), Refusal> {
         let id = query.id.clone();
         let problem = |field: &str, message: String| Problem::new(Some(&id), Some(field), message);
         let options = self.options_for(&query)?;
-        if query.include_ownership && !self.predicts_ownership(&options) {
+        if query.include_ownership && !self.predicts_ownership(&options).map_err(Refusal::Device)? {
             self.out.push(
                 problem(
                     "includeOwnership",
@@ -443,14 +525,14 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
             .clone()
             .unwrap_or_else(|| vec![query.moves.len()]);
         if let Some(&late) = turns.iter().find(|&&turn| turn > query.moves.len()) {
-            return Err(problem(
+            return Err(Refusal::Problem(problem(
                 "analyzeTurns",
                 format!(
                     "turn {late} is past the end: the query has {} moves, so turns 0..={}",
                     query.moves.len(),
                     query.moves.len()
                 ),
-            ));
+            )));
         }
         let mut positions: Vec<Option<G>> = vec![None; query.moves.len() + 1];
         if turns.contains(&0) {

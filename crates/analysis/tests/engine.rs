@@ -3,7 +3,7 @@
 //! it.
 
 use analysis::{Engine, Perspective, Settings};
-use game::{Evaluation, Evaluator, Game, Planes, Side};
+use game::{DeviceError, Evaluation, Evaluator, Game, Planes, Side};
 use ghodak::Ghodak;
 use mcts::{SearchConfig, UniformEvaluator};
 use pig::Pig;
@@ -17,14 +17,15 @@ struct HashEvaluator {
 }
 
 impl<G: Game> Evaluator<G> for HashEvaluator {
-    fn evaluate(&mut self, positions: &[&G], out: &mut [Evaluation]) {
+    fn evaluate(&mut self, positions: &[&G], out: &mut [Evaluation]) -> Result<(), DeviceError> {
         self.positions += positions.len();
-        UniformEvaluator.evaluate(positions, out);
+        UniformEvaluator.evaluate(positions, out)?;
         for (position, evaluation) in positions.iter().zip(out.iter_mut()) {
             let unit = (position.hash() % 1001) as f32 / 500.0 - 1.0;
             evaluation.value = 0.9 * unit;
             evaluation.lead = 10.0 * unit;
         }
+        Ok(())
     }
 }
 
@@ -53,9 +54,9 @@ fn engine<G: Planes>(positions_in_flight: usize) -> Engine<G, HashEvaluator> {
 /// Sends `lines`, then steps until nothing is left; every line written, parsed.
 fn answers<G: Planes>(engine: &mut Engine<G, HashEvaluator>, lines: &[&str]) -> Vec<Value> {
     for line in lines {
-        engine.handle_line(line);
+        engine.handle_line(line).unwrap();
     }
-    while engine.step() {}
+    while engine.step().unwrap() {}
     engine
         .take_output()
         .iter()
@@ -232,9 +233,9 @@ fn positions_of_many_queries_share_the_evaluators_batches() {
         let mut engine = engine::<Ghodak>(in_flight);
         let mut steps = 0;
         for line in &lines {
-            engine.handle_line(line);
+            engine.handle_line(line).unwrap();
         }
-        while engine.step() {
+        while engine.step().unwrap() {
             steps += 1;
         }
         assert_eq!(engine.take_output().len(), 16);
@@ -250,12 +251,16 @@ fn positions_of_many_queries_share_the_evaluators_batches() {
 #[test]
 fn terminate_reports_what_was_searched_and_drops_the_queue() {
     let mut engine = engine::<Ghodak>(2);
-    engine.handle_line(r#"{"id":"long","moves":[["B","E5"],["W","C3"]],"analyzeTurns":[0,1,2],"maxVisits":100000}"#);
-    engine.handle_line(r#"{"id":"other","moves":[],"maxVisits":10}"#);
+    engine.handle_line(r#"{"id":"long","moves":[["B","E5"],["W","C3"]],"analyzeTurns":[0,1,2],"maxVisits":100000}"#).unwrap();
+    engine
+        .handle_line(r#"{"id":"other","moves":[],"maxVisits":10}"#)
+        .unwrap();
     for _ in 0..5 {
-        engine.step();
+        engine.step().unwrap();
     }
-    engine.handle_line(r#"{"id":"stop","action":"terminate","terminateId":"long"}"#);
+    engine
+        .handle_line(r#"{"id":"stop","action":"terminate","terminateId":"long"}"#)
+        .unwrap();
     let out = answers(&mut engine, &[]);
     let long: Vec<&Value> = out.iter().filter(|r| r["id"] == "long").collect();
     assert_eq!(long.len(), 3, "one final line per turn: {out:?}");
@@ -390,7 +395,7 @@ fn every_kind_of_bad_input_gets_one_line_and_later_queries_are_answered() {
         ),
     ];
     for (line, field) in bad {
-        engine.handle_line(line);
+        engine.handle_line(line).unwrap();
         let out = engine.take_output();
         assert_eq!(out.len(), 1, "{line}: {out:?}");
         let answer: Value = serde_json::from_str(&out[0]).unwrap();
@@ -478,4 +483,75 @@ fn a_plain_move_is_played_by_the_side_to_move() {
     );
     assert_eq!(out[0]["turnNumber"], 3, "{out:?}");
     assert_eq!(out[0]["rootInfo"]["currentPlayer"], "W");
+}
+
+/// Answers as [`HashEvaluator`] until its `fail_at`th call, then fails as a device does, at
+/// that call and every one after it.
+struct FailingDevice {
+    calls: usize,
+    fail_at: usize,
+}
+
+impl<G: Game> Evaluator<G> for FailingDevice {
+    fn evaluate(&mut self, positions: &[&G], out: &mut [Evaluation]) -> Result<(), DeviceError> {
+        self.calls += 1;
+        if self.calls >= self.fail_at {
+            return Err(DeviceError {
+                device: "cuda:0".to_owned(),
+                message: "CUDA out of memory".to_owned(),
+            });
+        }
+        HashEvaluator::default().evaluate(positions, out)
+    }
+}
+
+/// A failed device answers every query being searched or queued with one error line each,
+/// fails the step, and leaves nothing to search; queries answered before are untouched.
+#[test]
+fn a_failed_device_answers_every_query_under_way_with_its_error() {
+    let mut engine = Engine::<Ghodak, _>::new(
+        Default::default(),
+        FailingDevice {
+            calls: 0,
+            fail_at: 30,
+        },
+        settings(2, Perspective::SideToMove),
+    );
+    engine
+        .handle_line(r#"{"id":"quick","moves":[],"maxVisits":2}"#)
+        .unwrap();
+    while engine.step().unwrap() {}
+    let quick = engine.take_output();
+    assert_eq!(quick.len(), 1, "{quick:?}");
+    for line in [
+        r#"{"id":"a","moves":[],"analyzeTurns":[0],"maxVisits":1000}"#,
+        r#"{"id":"b","moves":[["B","E5"]],"analyzeTurns":[0,1],"maxVisits":1000}"#,
+    ] {
+        engine.handle_line(line).unwrap();
+    }
+    let error = loop {
+        match engine.step() {
+            Ok(true) => {}
+            Ok(false) => panic!("the device never failed"),
+            Err(error) => break error,
+        }
+    };
+    assert_eq!(
+        error.to_string(),
+        "the network on cuda:0 failed: CUDA out of memory"
+    );
+    let out: Vec<Value> = engine
+        .take_output()
+        .iter()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    // "a" and one turn of "b" searched, the other turn of "b" queued: one line a query.
+    assert_eq!(
+        out,
+        [
+            serde_json::json!({"id": "a", "error": error.to_string()}),
+            serde_json::json!({"id": "b", "error": error.to_string()}),
+        ]
+    );
+    assert!(engine.is_idle());
 }

@@ -6,7 +6,7 @@ use crate::gtp::{GtpAgent, GtpEngine};
 use crate::spec::PlayerSpec;
 use game::{Agent, AgentFailure, Game, GtpGame, GtpWork, Planes};
 use mcts::SearchConfig;
-use mcts::players::{ExpectimaxPlayer, GreedyPlayer, Local, MctsPlayer, RandomPlayer, UctPlayer};
+use mcts::players::{ExpectimaxPlayer, GreedyPlayer, Local, RandomPlayer, UctPlayer};
 use nn::{EvaluatorSettings, NetEvaluator, checkpoint};
 use std::path::Path;
 
@@ -38,7 +38,7 @@ impl<G: Planes> Entrant<G> for PlayerSpec {
                 name: self.name(),
                 command,
             })
-            .ok_or_else(|| AgentFailure(format!("{} does not speak GTP", G::NAME)))??,
+            .ok_or_else(|| AgentFailure::Lost(format!("{} does not speak GTP", G::NAME)))??,
         })
     }
 }
@@ -97,11 +97,13 @@ pub fn network_agent<G: Planes>(
         ..EvaluatorSettings::default()
     };
     let loaded = checkpoint::load::<G::Options>(weights, G::NAME, settings.device)
-        .map_err(|e| AgentFailure(format!("{}: {e}", weights.display())))?;
+        .map_err(|e| AgentFailure::Lost(format!("{}: {e}", weights.display())))?;
     let evaluator = NetEvaluator::<G>::new(loaded.network, options, settings)
-        .map_err(|e| AgentFailure(format!("{}: {e}", weights.display())))?;
-    let player = MctsPlayer::new(name, evaluator, search, visits, seed);
-    Ok(Box::new(Local(player)))
+        .map_err(|e| AgentFailure::Lost(format!("{}: {e}", weights.display())))?;
+    // A bot, not an `MctsPlayer`: it reports a failed device, which stops the match.
+    let bot = play::Bot::with_evaluator(name, evaluator, search, visits, seed)
+        .map_err(|e| AgentFailure::Lost(format!("{}: {e}", weights.display())))?;
+    Ok(Box::new(bot))
 }
 
 /// The bot in bundle folder `dir`, with its own search settings; `visits` overrides its
@@ -111,7 +113,7 @@ fn bundle_agent<G: Planes>(
     visits: Option<u32>,
     seed: u64,
 ) -> Result<Box<dyn Agent<G>>, AgentFailure> {
-    let fail = |e: play::PlayError| AgentFailure(format!("{}: {e}", dir.display()));
+    let fail = |e: play::PlayError| AgentFailure::Lost(format!("{}: {e}", dir.display()));
     let bundle = play::Bundle::<G>::load(dir).map_err(fail)?;
     let mut bot = play::Bot::new(bundle, nn::best_device(), seed).map_err(fail)?;
     if let Some(visits) = visits {

@@ -34,7 +34,7 @@ impl GtpEngine {
     pub fn spawn(name: &str, command: &[String]) -> Result<GtpEngine, AgentFailure> {
         let (program, arguments) = command
             .split_first()
-            .ok_or_else(|| AgentFailure(format!("engine `{name}`: empty command line")))?;
+            .ok_or_else(|| AgentFailure::Lost(format!("engine `{name}`: empty command line")))?;
         let mut child = Command::new(program)
             .args(arguments)
             .stdin(Stdio::piped())
@@ -48,7 +48,7 @@ impl GtpEngine {
                 } else {
                     ""
                 };
-                AgentFailure(format!(
+                AgentFailure::Lost(format!(
                     "engine `{name}`: cannot start `{program}`: {e}{hint}"
                 ))
             })?;
@@ -78,7 +78,7 @@ impl GtpEngine {
     /// (`? text`), a closed pipe or a timeout is an error naming the engine and the command.
     pub fn send(&mut self, command: &str) -> Result<String, AgentFailure> {
         let fail =
-            |why: String| AgentFailure(format!("engine `{}`: `{command}`: {why}", self.name));
+            |why: String| AgentFailure::Lost(format!("engine `{}`: `{command}`: {why}", self.name));
         writeln!(self.stdin, "{command}")
             .and_then(|()| self.stdin.flush())
             .map_err(|e| fail(format!("cannot send: {e}")))?;
@@ -193,7 +193,7 @@ impl<G: GtpGame> Agent<G> for GtpAgent<G> {
             return Ok(Choice::Resign);
         }
         let actions = game.parse_move(&reply).map_err(|why| {
-            AgentFailure(format!(
+            AgentFailure::Lost(format!(
                 "engine `{}` played the illegal move `{reply}`: {why}",
                 self.engine.name()
             ))
@@ -201,7 +201,7 @@ impl<G: GtpGame> Agent<G> for GtpAgent<G> {
         self.generated = true;
         self.queued = actions.into();
         let first = self.queued.pop_front().ok_or_else(|| {
-            AgentFailure(format!("engine `{}` answered no move", self.engine.name()))
+            AgentFailure::Lost(format!("engine `{}` answered no move", self.engine.name()))
         })?;
         Ok(Choice::Play(first))
     }

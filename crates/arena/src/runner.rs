@@ -4,7 +4,10 @@
 
 use crate::agent::Entrant;
 use crate::rating::{MatchStats, Pentanomial, SprtDecision, SprtParams, SprtStatus, Wdl};
-use game::{AgentFailure, ChanceStream, Ending, Game, Opening, Outcome, Referee, Side, play_game};
+use game::{
+    AgentFailure, ChanceStream, DeviceError, Ending, Game, Opening, Outcome, Referee, Side,
+    play_game,
+};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc::{Sender, channel};
 use thiserror::Error;
@@ -97,6 +100,10 @@ pub enum MatchError {
     Threads,
     #[error("cannot set up `{player}`: {why}")]
     Setup { player: String, why: AgentFailure },
+    /// The device of a network in the match failed: its games cannot go on, and losses
+    /// counted against it would rate the device, not the player.
+    #[error("the match stopped")]
+    Device(#[source] DeviceError),
 }
 
 /// A match between entrants `a` and `b`.
@@ -131,7 +138,7 @@ impl<G: Game> Match<'_, G> {
             sprt: None,
             games: Vec::new(),
         };
-        let mut setup_error = None;
+        let mut stopped_by = None;
         std::thread::scope(|scope| {
             let workers = settings.threads.min(pair_count as usize);
             for worker in 0..workers {
@@ -146,7 +153,7 @@ impl<G: Game> Match<'_, G> {
                     Ok(record) => record,
                     Err(error) => {
                         stop.store(true, Ordering::Relaxed);
-                        setup_error.get_or_insert(error);
+                        stopped_by.get_or_insert(error);
                         continue;
                     }
                 };
@@ -161,7 +168,7 @@ impl<G: Game> Match<'_, G> {
                 result.games.push(record);
             }
         });
-        if let Some(error) = setup_error {
+        if let Some(error) = stopped_by {
             return Err(error);
         }
         result.games.sort_by_key(|record| record.index);
@@ -230,12 +237,18 @@ impl<G: Game> Match<'_, G> {
                     Side::Second => ([b.as_mut(), a.as_mut()], &names[1], &names[0]),
                 };
                 let mut referee = Referee::new(G::new(&self.options));
-                let ending = play_game(
+                let ending = match play_game(
                     &mut referee,
                     agents,
                     opening,
                     &mut ChanceStream::new(chance_seed),
-                );
+                ) {
+                    Ok(ending) => ending,
+                    Err(error) => {
+                        let _ = sender.send(Err(MatchError::Device(error)));
+                        return;
+                    }
+                };
                 let record = GameRecord {
                     index: 2 * pair + a_side.index() as u32,
                     a_side,

@@ -20,7 +20,7 @@ pub mod vectors;
 mod view;
 
 pub use chance::{ChanceStream, draw_outcome, mix64, splitmix64};
-pub use evaluate::{Evaluation, Evaluator, Inline, PipelinedEvaluator};
+pub use evaluate::{DeviceError, Evaluation, Evaluator, Inline, PipelinedEvaluator, ServeError};
 pub use gtp::{
     GtpGame, colour_name, final_score_text, parse_colour, resigned_score_text, short_colour,
 };

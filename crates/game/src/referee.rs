@@ -4,7 +4,7 @@
 //! begins and ends, and tells each side only what it may see ([`Game::told_move`]).
 //! KataGo's game runner is the model.
 
-use crate::{ChanceStream, Game, Outcome, Side};
+use crate::{ChanceStream, DeviceError, Game, Outcome, Side};
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
@@ -17,22 +17,37 @@ pub enum Choice {
     Resign,
 }
 
-/// Why an agent could not go on with a game (an engine crashed, answered nonsense, played an
-/// illegal move); the game is lost by that agent.
+/// Why an agent could not go on with a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AgentFailure(pub String);
+pub enum AgentFailure {
+    /// The agent failed in this game (an engine crashed, answered nonsense, played an
+    /// illegal move): the game is lost by that agent, and a match goes on.
+    Lost(String),
+    /// The device the agent's network runs on failed: no game played on it can go on, so
+    /// whoever runs the game stops and says so.
+    Device(DeviceError),
+}
 
 impl fmt::Display for AgentFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            AgentFailure::Lost(why) => f.write_str(why),
+            AgentFailure::Device(error) => error.fmt(f),
+        }
     }
 }
 
 impl std::error::Error for AgentFailure {}
 
+impl From<DeviceError> for AgentFailure {
+    fn from(error: DeviceError) -> Self {
+        AgentFailure::Device(error)
+    }
+}
+
 /// One side of a game, as the referee sees it: an in-process player or an external engine.
 /// Every call may fail, and a failure loses the game for that agent instead of stopping a
-/// match.
+/// match, unless it is the failure of a device ([`AgentFailure::Device`]).
 pub trait Agent<G: Game> {
     /// A new game with `options` starts, the agent playing `side`.
     fn new_game(&mut self, options: &G::Options, side: Side) -> Result<(), AgentFailure>;
@@ -453,7 +468,7 @@ impl<G: Game> Referee<G> {
             };
             let text = self.game.action_to_string(action);
             self.play(action)
-                .map_err(|_| AgentFailure(format!("played the illegal move `{text}`")))?;
+                .map_err(|_| AgentFailure::Lost(format!("played the illegal move `{text}`")))?;
             agent.observe_action(action)?;
             self.heard[seat.index()] = self.actions.len();
             if self.move_whole || (!whole_move && self.to_decide() != Some(seat)) {
@@ -502,17 +517,20 @@ impl<G: Game> Referee<G> {
 
 /// Plays a game between `agents` (the first side's, then the second's) to its end: `opening`
 /// first, chance's outcomes drawn from `chance`, each move told to both agents. An agent that
-/// fails loses. Returns the ending; the moves are in `referee`.
+/// fails loses. Returns the ending; the moves are in `referee`. A failed device ends the game
+/// unfinished, with its error: it is no loss of the agent's.
 pub fn play_game<'a, G: Game>(
     referee: &mut Referee<G>,
     mut agents: [&mut (dyn Agent<G> + 'a); 2],
     opening: Opening,
     chance: &mut ChanceStream,
-) -> Ending {
-    if let Err((side, why)) = run_game(referee, &mut agents, opening, chance) {
-        referee.forfeit(side, why.0);
+) -> Result<Ending, DeviceError> {
+    match run_game(referee, &mut agents, opening, chance) {
+        Ok(()) => {}
+        Err((side, AgentFailure::Lost(why))) => referee.forfeit(side, why),
+        Err((_, AgentFailure::Device(error))) => return Err(error),
     }
-    referee.ending().expect("a game played to its end")
+    Ok(referee.ending().expect("a game played to its end"))
 }
 
 /// The game loop; an error names the side that failed.

@@ -113,7 +113,8 @@ fn play_checked_games(whole_moves: [bool; 2]) -> usize {
             [&mut white, &mut black],
             Opening::NONE,
             &mut ChanceStream::new(seed),
-        );
+        )
+        .expect("agents without a device");
         assert!(referee.game().outcome().is_some());
         assert_eq!(white.heard, referee.actions());
         assert_eq!(black.heard, referee.actions());

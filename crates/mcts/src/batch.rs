@@ -1,13 +1,14 @@
 use crate::tree::Tree;
 use game::Game;
-use game::{Evaluation, Evaluator, PipelinedEvaluator};
+use game::{DeviceError, Evaluation, Evaluator, PipelinedEvaluator};
 
 /// Runs search steps over many trees with one evaluator call per step, and keeps the buffers
 /// of that call from step to step so a step allocates nothing once they have grown.
 ///
 /// A step is [`Batch::step`] with an [`Evaluator`], or, to keep the batch in flight while the
 /// caller does other work, [`Batch::submit`] and later [`Batch::receive`] with a
-/// [`PipelinedEvaluator`]; the trees must not be touched in between.
+/// [`PipelinedEvaluator`]; the trees must not be touched in between. A step the evaluator
+/// fails (its device failed) leaves the trees mid-step: drop them.
 #[derive(Debug)]
 pub struct Batch<G: Game> {
     /// Always empty between steps; only its allocation is kept (see [`recycle`]).
@@ -39,12 +40,12 @@ impl<G: Game> Batch<G> {
         &mut self,
         trees: &mut [Tree<G>],
         evaluator: &mut E,
-    ) -> usize {
+    ) -> Result<usize, DeviceError> {
         let count = self.collect(trees, |positions, evaluations| {
             evaluator.evaluate(positions, evaluations)
-        });
+        })?;
         self.finish(trees, count);
-        count
+        Ok(count)
     }
 
     /// The first half of a step: every tree that is not done walks to its new leaves, which
@@ -53,11 +54,11 @@ impl<G: Game> Batch<G> {
         &mut self,
         trees: &mut [Tree<G>],
         evaluator: &mut E,
-    ) -> usize {
+    ) -> Result<usize, DeviceError> {
         assert!(self.in_flight.is_none(), "one batch in flight at a time");
-        let count = self.collect(trees, |positions, _| evaluator.submit(positions));
+        let count = self.collect(trees, |positions, _| evaluator.submit(positions))?;
         self.in_flight = Some(count);
-        count
+        Ok(count)
     }
 
     /// The second half: waits for the batch [`Batch::submit`] sent (if it sent one), and
@@ -67,13 +68,13 @@ impl<G: Game> Batch<G> {
         &mut self,
         trees: &mut [Tree<G>],
         evaluator: &mut E,
-    ) -> usize {
+    ) -> Result<usize, DeviceError> {
         let count = self.in_flight.take().expect("receive follows a submit");
         if count > 0 {
-            evaluator.receive(&mut self.evaluations[..count]);
+            evaluator.receive(&mut self.evaluations[..count])?;
             self.finish(trees, count);
         }
-        count
+        Ok(count)
     }
 
     /// Whether a submitted batch waits to be received.
@@ -86,24 +87,24 @@ impl<G: Game> Batch<G> {
     fn collect(
         &mut self,
         trees: &mut [Tree<G>],
-        send: impl FnOnce(&[&G], &mut [Evaluation]),
-    ) -> usize {
+        send: impl FnOnce(&[&G], &mut [Evaluation]) -> Result<(), DeviceError>,
+    ) -> Result<usize, DeviceError> {
         let count: usize = trees
             .iter_mut()
             .filter(|tree| !tree.is_done())
             .map(|tree| tree.collect())
             .sum();
         if count == 0 {
-            return 0;
+            return Ok(0);
         }
         if self.evaluations.len() < count {
             self.evaluations.resize_with(count, Evaluation::default);
         }
         let mut positions = recycle(std::mem::take(&mut self.positions));
         positions.extend(trees.iter().flat_map(|tree| tree.pending_states()));
-        send(&positions, &mut self.evaluations[..count]);
+        let sent = send(&positions, &mut self.evaluations[..count]);
         self.positions = recycle(positions);
-        count
+        sent.map(|()| count)
     }
 
     /// Hands the first `count` evaluations to the trees whose leaves they are, in order.
@@ -120,10 +121,15 @@ impl<G: Game> Batch<G> {
     }
 
     /// Steps until every tree is done.
-    pub fn run<E: Evaluator<G> + ?Sized>(&mut self, trees: &mut [Tree<G>], evaluator: &mut E) {
+    pub fn run<E: Evaluator<G> + ?Sized>(
+        &mut self,
+        trees: &mut [Tree<G>],
+        evaluator: &mut E,
+    ) -> Result<(), DeviceError> {
         while trees.iter().any(|tree| !tree.is_done()) {
-            self.step(trees, evaluator);
+            self.step(trees, evaluator)?;
         }
+        Ok(())
     }
 }
 

@@ -129,7 +129,10 @@ fn run_thread<G: Game>(position: &G, options: &BenchOptions, seed: u64) -> Threa
     let limit = Duration::from_secs_f64(options.seconds);
     let start = Instant::now();
     while start.elapsed() < limit {
-        run.evaluated += batch.step(&mut trees, &mut evaluator) as u64;
+        let evaluated = batch
+            .step(&mut trees, &mut evaluator)
+            .expect("uniform priors have no device to fail");
+        run.evaluated += evaluated as u64;
         run.steps += 1;
         for tree in trees.iter_mut().filter(|tree| tree.is_done()) {
             run.sims += u64::from(tree.root_visit_count());

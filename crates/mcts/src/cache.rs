@@ -4,7 +4,7 @@
 
 use crate::batch::recycle;
 use game::Game;
-use game::{Evaluation, Evaluator, PipelinedEvaluator};
+use game::{DeviceError, Evaluation, Evaluator, PipelinedEvaluator};
 use std::collections::VecDeque;
 
 /// An [`Evaluator`] that answers repeated positions from a fixed-size table and sends only
@@ -168,18 +168,19 @@ impl<E> CachedEvaluator<E> {
         misses: &[usize],
         hash: impl Fn(usize) -> u64,
         out: &mut [Evaluation],
-        evaluate: impl FnOnce(&mut E, &mut [Evaluation]),
-    ) {
+        evaluate: impl FnOnce(&mut E, &mut [Evaluation]) -> Result<(), DeviceError>,
+    ) -> Result<(), DeviceError> {
         if self.miss_out.len() < misses.len() {
             self.miss_out.resize_with(misses.len(), Evaluation::default);
         }
         let mut miss_out = std::mem::take(&mut self.miss_out);
-        evaluate(&mut self.inner, &mut miss_out[..misses.len()]);
+        evaluate(&mut self.inner, &mut miss_out[..misses.len()])?;
         for (evaluation, &index) in miss_out.iter_mut().zip(misses) {
             self.store(hash(index), evaluation);
             std::mem::swap(&mut out[index], evaluation);
         }
         self.miss_out = miss_out;
+        Ok(())
     }
 
     /// Remembers `evaluation` for the position whose hash is `hash`.
@@ -198,7 +199,7 @@ impl<E> CachedEvaluator<E> {
 }
 
 impl<G: Game, E: Evaluator<G>> Evaluator<G> for CachedEvaluator<E> {
-    fn evaluate(&mut self, positions: &[&G], out: &mut [Evaluation]) {
+    fn evaluate(&mut self, positions: &[&G], out: &mut [Evaluation]) -> Result<(), DeviceError> {
         let mut misses = std::mem::take(&mut self.misses);
         self.look_up(positions, &mut misses, |cache, index, slot| {
             cache.read(slot, &mut out[index]);
@@ -208,10 +209,11 @@ impl<G: Game, E: Evaluator<G>> Evaluator<G> for CachedEvaluator<E> {
             let hash = |index: usize| positions[index].hash();
             self.answer_misses(&misses, hash, out, |inner, answers| {
                 inner.evaluate(&missed, answers)
-            });
+            })?;
             self.positions = recycle(missed);
         }
         self.misses = misses;
+        Ok(())
     }
 }
 
@@ -228,7 +230,7 @@ struct InFlight {
 }
 
 impl<G: Game, E: PipelinedEvaluator<G>> PipelinedEvaluator<G> for CachedEvaluator<E> {
-    fn submit(&mut self, positions: &[&G]) {
+    fn submit(&mut self, positions: &[&G]) -> Result<(), DeviceError> {
         let mut batch = self.spare_in_flight.pop().unwrap_or_default();
         batch.hashes.clear();
         batch
@@ -245,13 +247,14 @@ impl<G: Game, E: PipelinedEvaluator<G>> PipelinedEvaluator<G> for CachedEvaluato
         });
         if !batch.misses.is_empty() {
             let missed = self.missed(positions, &batch.misses);
-            self.inner.submit(&missed);
+            self.inner.submit(&missed)?;
             self.positions = recycle(missed);
         }
         self.in_flight.push_back(batch);
+        Ok(())
     }
 
-    fn receive(&mut self, out: &mut [Evaluation]) {
+    fn receive(&mut self, out: &mut [Evaluation]) -> Result<(), DeviceError> {
         let mut batch = self
             .in_flight
             .pop_front()
@@ -268,9 +271,10 @@ impl<G: Game, E: PipelinedEvaluator<G>> PipelinedEvaluator<G> for CachedEvaluato
             let hash = |index: usize| batch.hashes[index];
             self.answer_misses(&batch.misses, hash, out, |inner, answers| {
                 inner.receive(answers)
-            });
+            })?;
         }
         self.spare_in_flight.push(batch);
+        Ok(())
     }
 }
 
@@ -287,20 +291,25 @@ mod tests {
     }
 
     impl Evaluator<Nim> for Counting {
-        fn evaluate(&mut self, positions: &[&Nim], out: &mut [Evaluation]) {
+        fn evaluate(
+            &mut self,
+            positions: &[&Nim],
+            out: &mut [Evaluation],
+        ) -> Result<(), DeviceError> {
             self.asked += positions.len();
             for (position, evaluation) in positions.iter().zip(out.iter_mut()) {
                 evaluation.policy = vec![0.5; position.num_actions()];
                 evaluation.value = (position.hash() % 1000) as f32 / 1000.0;
                 evaluation.lead = (position.hash() % 7) as f32;
             }
+            Ok(())
         }
     }
 
     fn evaluate(cache: &mut CachedEvaluator<Counting>, positions: &[Nim]) -> Vec<Evaluation> {
         let refs: Vec<&Nim> = positions.iter().collect();
         let mut out = vec![Evaluation::default(); positions.len()];
-        cache.evaluate(&refs, &mut out);
+        cache.evaluate(&refs, &mut out).unwrap();
         out
     }
 

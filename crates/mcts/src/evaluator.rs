@@ -1,4 +1,4 @@
-use game::{Evaluation, Evaluator, Game};
+use game::{DeviceError, Evaluation, Evaluator, Game};
 
 /// Every legal action equally likely and a value of zero: search without a network, for tests
 /// and for measuring the search itself.
@@ -6,7 +6,7 @@ use game::{Evaluation, Evaluator, Game};
 pub struct UniformEvaluator;
 
 impl<G: Game> Evaluator<G> for UniformEvaluator {
-    fn evaluate(&mut self, positions: &[&G], out: &mut [Evaluation]) {
+    fn evaluate(&mut self, positions: &[&G], out: &mut [Evaluation]) -> Result<(), DeviceError> {
         let mut legal = Vec::new();
         for (position, evaluation) in positions.iter().zip(out.iter_mut()) {
             position.legal_actions(&mut legal);
@@ -19,5 +19,6 @@ impl<G: Game> Evaluator<G> for UniformEvaluator {
             evaluation.value = 0.0;
             evaluation.lead = 0.0;
         }
+        Ok(())
     }
 }

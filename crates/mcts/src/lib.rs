@@ -30,7 +30,7 @@ pub use cache::{CacheStats, CachedEvaluator};
 pub use config::{ChanceChoice, Formula, LeadSource, MoveChoice, SearchConfig};
 pub use evaluator::UniformEvaluator;
 pub use filter::{MoveFilter, MoveRestriction};
-pub use game::{Evaluation, Evaluator, Inline, PipelinedEvaluator};
+pub use game::{DeviceError, Evaluation, Evaluator, Inline, PipelinedEvaluator};
 pub use resign::{ResignRule, ResignWatch};
 pub use rollout::RolloutEvaluator;
 pub use search::{Search, SearchResult};

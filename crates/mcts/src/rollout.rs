@@ -1,6 +1,6 @@
 use crate::evaluator::UniformEvaluator;
 use game::playout::RandomPlayout;
-use game::{Evaluation, Evaluator, Game};
+use game::{DeviceError, Evaluation, Evaluator, Game};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -22,12 +22,13 @@ impl RolloutEvaluator {
 }
 
 impl<G: Game> Evaluator<G> for RolloutEvaluator {
-    fn evaluate(&mut self, positions: &[&G], out: &mut [Evaluation]) {
-        UniformEvaluator.evaluate(positions, out);
+    fn evaluate(&mut self, positions: &[&G], out: &mut [Evaluation]) -> Result<(), DeviceError> {
+        UniformEvaluator.evaluate(positions, out)?;
         for (position, evaluation) in positions.iter().zip(out.iter_mut()) {
             let mut game = (*position).clone();
             let outcome = self.playout.play(&mut game, &mut self.rng, |_| {});
             evaluation.value = outcome.value_for(position.to_move());
         }
+        Ok(())
     }
 }

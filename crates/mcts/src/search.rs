@@ -1,7 +1,7 @@
 use crate::batch::Batch;
 use crate::config::SearchConfig;
 use crate::tree::Tree;
-use game::Evaluator;
+use game::{DeviceError, Evaluator};
 use game::{Game, Outcome};
 
 /// What a search of one position found.
@@ -83,6 +83,8 @@ impl<G: Game> Search<G> {
     /// search of the same position (see [`Search::advance`]). A move that wins the game at
     /// once is played whatever the visits say ([`winning_move`]).
     ///
+    /// Fails only where `evaluator` does (its device failed).
+    ///
     /// # Panics
     /// If the game is over, chance decides at `game` (the driver draws chance's outcomes;
     /// a search is of a side's decision) or `visits` is 0.
@@ -91,7 +93,7 @@ impl<G: Game> Search<G> {
         game: &G,
         evaluator: &mut E,
         visits: u32,
-    ) -> SearchResult {
+    ) -> Result<SearchResult, DeviceError> {
         assert!(game.outcome().is_none(), "no search in a finished game");
         assert!(!game.is_chance(), "no search of chance's decision");
         assert!(visits > 0, "a search needs at least one visit");
@@ -115,7 +117,7 @@ impl<G: Game> Search<G> {
             let opponent = game.to_move().other();
             tree.expect_erratic(Some((opponent, self.config.opponent_random_decisions)));
             tree.set_budget(visits / samples + u32::from(k < visits % samples));
-            self.batch.run(std::slice::from_mut(tree), evaluator);
+            self.batch.run(std::slice::from_mut(tree), evaluator)?;
             if samples == 1 {
                 visit_totals = tree.root_visits();
                 break;
@@ -149,12 +151,12 @@ impl<G: Game> Search<G> {
             Some(action) => (action, 1.0),
             None => (best, value),
         };
-        SearchResult {
+        Ok(SearchResult {
             action,
             value,
             visits: visit_totals,
             total_visits,
-        }
+        })
     }
 
     /// Tells the search that `action` was played, so the next [`Search::run`] starts from the

@@ -3,7 +3,10 @@
 //! before the round limit with their rolls.
 
 use game::{Game, Side};
-use mcts::{ChanceChoice, Evaluation, Evaluator, Formula, Search, SearchConfig, UniformEvaluator};
+use mcts::{
+    ChanceChoice, DeviceError, Evaluation, Evaluator, Formula, Search, SearchConfig,
+    UniformEvaluator,
+};
 use pig::{HOLD, Pig, PigOptions, ROLL, RawOptions};
 use qast::Qast;
 use std::collections::HashMap;
@@ -97,8 +100,8 @@ fn position(options: &PigOptions, moves: &str) -> Pig {
 struct ExactEvaluator<'a, G>(&'a mut Expectimax<G>);
 
 impl<G: Game> Evaluator<G> for ExactEvaluator<'_, G> {
-    fn evaluate(&mut self, positions: &[&G], out: &mut [Evaluation]) {
-        UniformEvaluator.evaluate(positions, out);
+    fn evaluate(&mut self, positions: &[&G], out: &mut [Evaluation]) -> Result<(), DeviceError> {
+        UniformEvaluator.evaluate(positions, out)?;
         for (position, evaluation) in positions.iter().zip(out.iter_mut()) {
             let sign = if position.to_move() == Side::First {
                 1.0
@@ -107,6 +110,7 @@ impl<G: Game> Evaluator<G> for ExactEvaluator<'_, G> {
             };
             evaluation.value = (sign * self.0.value(position)) as f32;
         }
+        Ok(())
     }
 }
 
@@ -168,7 +172,7 @@ fn exact_leaf_values_lead_search_to_the_expectimax_move() {
         let mut search = Search::new(puct(), 1);
         let mut values = Expectimax::new();
         let mut evaluator = ExactEvaluator(&mut values);
-        let result = search.run(&game, &mut evaluator, 2000);
+        let result = search.run(&game, &mut evaluator, 2000).unwrap();
         assert_eq!(result.action, best, "{}", game.position_text());
         chosen.push(result.action);
     }
@@ -194,7 +198,9 @@ fn a_search_without_knowledge_converges_to_the_expectimax_value() {
         let (value, best) = best_move(&mut Expectimax::new(), &game);
         let mut errors = Vec::new();
         for visits in [1_000, 100_000] {
-            let result = Search::new(puct(), 7).run(&game, &mut UniformEvaluator, visits);
+            let result = Search::new(puct(), 7)
+                .run(&game, &mut UniformEvaluator, visits)
+                .unwrap();
             errors.push((f64::from(result.value) - value).abs());
             chosen.push(result.action);
             assert_eq!(result.action, best, "{moves}, {visits} visits");
@@ -221,7 +227,7 @@ fn gumbel_search_finds_the_expectimax_move_through_chance_nodes() {
         let mut search = Search::new(config.clone(), 3);
         let mut values = Expectimax::new();
         let mut evaluator = ExactEvaluator(&mut values);
-        let result = search.run(&game, &mut evaluator, 400);
+        let result = search.run(&game, &mut evaluator, 400).unwrap();
         assert_eq!(result.action, best, "{}", game.position_text());
     }
 }
@@ -231,7 +237,9 @@ fn gumbel_search_finds_the_expectimax_move_through_chance_nodes() {
 fn a_search_never_starts_at_a_chance_node() {
     let options = options(20, 6, 12);
     let game = position(&options, "roll");
-    Search::new(puct(), 0).run(&game, &mut UniformEvaluator, 10);
+    Search::new(puct(), 0)
+        .run(&game, &mut UniformEvaluator, 10)
+        .unwrap();
 }
 
 /// A Qast end-game: Black's end placement of round 1 (forced: its circles are empty) with the
@@ -250,7 +258,9 @@ fn qast_end_game_error(
     visits: u32,
 ) -> f64 {
     let config = SearchConfig { chance, ..puct() };
-    let result = Search::new(config, seed).run(game, &mut ExactEvaluator(exact), visits);
+    let result = Search::new(config, seed)
+        .run(game, &mut ExactEvaluator(exact), visits)
+        .unwrap();
     // Black is to move, so the search's value is the first side's, as the expectimax's.
     f64::from(result.value) - exact.value(game)
 }

@@ -81,7 +81,9 @@ fn states_that_differ_only_in_hidden_choices_get_the_same_search() {
             truth_mattered += 1;
         }
         let search = |state: &Fakerghast| {
-            Search::new(SearchConfig::default(), 11).run(state, &mut RolloutEvaluator::new(5), 300)
+            Search::new(SearchConfig::default(), 11)
+                .run(state, &mut RolloutEvaluator::new(5), 300)
+                .unwrap()
         };
         assert_eq!(
             search(&game),

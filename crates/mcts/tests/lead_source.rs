@@ -16,7 +16,7 @@ fn root_value(game: &Pig, lead_source: LeadSource) -> f32 {
         ..SearchConfig::default()
     };
     let mut search = Search::new(config, 1);
-    let result = search.run(game, &mut UniformEvaluator, 1);
+    let result = search.run(game, &mut UniformEvaluator, 1).unwrap();
     assert_eq!(
         result.value, 0.0,
         "the game value leaves the score term out"

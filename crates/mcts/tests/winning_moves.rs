@@ -24,7 +24,7 @@ fn a_pass_that_wins_is_played_whatever_the_visits() {
     let game = black_ahead_after_a_white_pass();
     // One visit each for a handful of the 25 moves: the pass is almost surely never visited.
     let mut search = Search::<Ghodak>::new(SearchConfig::play(), 3);
-    let result = search.run(&game, &mut UniformEvaluator, 4);
+    let result = search.run(&game, &mut UniformEvaluator, 4).unwrap();
     assert_eq!(game.action_to_string(result.action), "pass");
     assert_eq!(result.value, 1.0);
 }
@@ -38,6 +38,6 @@ fn a_pass_that_loses_is_not_forced() {
         game.play(text).unwrap();
     }
     let mut search = Search::<Ghodak>::new(SearchConfig::play(), 3);
-    let result = search.run(&game, &mut UniformEvaluator, 64);
+    let result = search.run(&game, &mut UniformEvaluator, 64).unwrap();
     assert_ne!(game.action_to_string(result.action), "pass");
 }

@@ -27,6 +27,10 @@ pub enum NetError {
     #[error("{}: weights do not match the architecture in the sidecar: {detail}", path.display())]
     Architecture { path: PathBuf, detail: String },
 
+    /// The device failed while the network was readied (its warm-up passes).
+    #[error(transparent)]
+    Device(#[from] game::DeviceError),
+
     #[error("the network expects {expected}, but the game has {found}")]
     GameMismatch { expected: String, found: String },
 }

@@ -13,16 +13,25 @@
 //!
 //! A GPU thus sees batches of all threads' leaves together, back to back, instead of many
 //! small ones with gaps between them.
+//!
+//! A device that fails stops the server for good, and nobody waits on it: the failing pass's
+//! requests and every queued one are dropped, the other thread stops at its next look at the
+//! queue or the device, and sends from then on fail. Each request carries its own reply
+//! channel, so a client whose request is dropped (wherever that happens) wakes with the
+//! error instead of waiting for an answer that cannot come.
 
 use crate::HostBatch;
-use crate::evaluator::{Engine, NetEvaluator, Outputs, bucket_for, write_evaluations};
+use crate::backend::{Backend, bucket_for};
+use crate::evaluator::NetEvaluator;
 use crate::model::Network;
-use game::{Evaluation, Evaluator, PipelinedEvaluator, Planes};
+use crate::outputs::{Outputs, write_evaluations};
+use game::{DeviceError, Evaluation, Evaluator, PipelinedEvaluator, Planes};
 use std::collections::VecDeque;
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
-use std::sync::{Arc, Mutex, PoisonError, TryLockError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, TryLockError};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// Server threads per device: one packs and unpacks while the other's pass runs (KataGo runs
@@ -36,24 +45,24 @@ const DEVICE_CHECK: Duration = Duration::from_millis(1);
 /// What the server threads read from their queue.
 enum Message {
     Evaluate(Request),
-    /// A pass has let the device go: a thread gathering the next batch may take it.
+    /// A pass has let the device go (or the device failed): a thread gathering the next
+    /// batch may take it, or find the server failed.
     DeviceFree,
     /// The handle and every client are gone: each thread ends at one of these.
     Stop,
 }
 
-/// A search thread's batch, with where to send its rows.
+/// A search thread's batch, with the channel its rows go back on (one per request: dropping
+/// the request tells the client that no answer will come).
 struct Request {
     batch: HostBatch,
     used: usize,
-    ticket: u64,
     reply: Sender<Reply>,
 }
 
 /// A thread's rows of a merged batch, with its batch buffer back for reuse.
 struct Reply {
     batch: HostBatch,
-    ticket: u64,
     policy: Vec<f32>,
     wdl: Vec<f32>,
     lead: Vec<f32>,
@@ -72,9 +81,13 @@ struct Counters {
 /// What the server threads share.
 struct Shared {
     /// The device: held for the length of a pass.
-    engine: Mutex<Engine>,
-    /// Requests; the thread holding this lock is the one gathering the next batch.
-    inbox: Mutex<Inbox>,
+    backend: Mutex<Backend>,
+    /// Requests; the thread holding this lock is the one gathering the next batch. `None`
+    /// once the device failed: the queued requests are dropped with it, and sends fail.
+    inbox: Mutex<Option<Inbox>>,
+    /// Why the server stopped serving, once it has.
+    failure: OnceLock<DeviceError>,
+    device_name: String,
     /// The handle and its clients alive: the last to go stops the threads.
     owners: AtomicUsize,
     counters: Counters,
@@ -90,59 +103,102 @@ struct Inbox {
     held: Option<Request>,
 }
 
+impl Shared {
+    fn inbox(&self) -> MutexGuard<'_, Option<Inbox>> {
+        self.inbox.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn has_failed(&self) -> bool {
+        self.failure.get().is_some()
+    }
+
+    /// What a client whose request went unanswered is told: the device's failure.
+    fn failure(&self) -> DeviceError {
+        self.failure.get().cloned().unwrap_or_else(|| DeviceError {
+            device: self.device_name.clone(),
+            message: "the inference server stopped".to_owned(),
+        })
+    }
+
+    /// The server stops serving for `error` (the first recorded, if two come): see
+    /// [`Shared::stop`].
+    fn fail(&self, error: DeviceError, wake: &Sender<Message>) {
+        let _ = self.failure.set(error);
+        self.stop(wake);
+    }
+
+    /// Once a failure is recorded (before, so that a client woken by a dropped request finds
+    /// it): every queued request is dropped, its client waking with the error; sends fail from
+    /// now on; and the other thread, woken through `wake`, stops too. The caller must hold
+    /// neither the device nor the inbox: the other thread may hold the inbox while it waits
+    /// for the device.
+    fn stop(&self, wake: &Sender<Message>) {
+        // A thread blocked on the queue holds the inbox; this wakes it to see the failure.
+        let _ = wake.send(Message::DeviceFree);
+        self.inbox().take();
+    }
+}
+
 /// The handle clients are made from. The server threads end when this handle and every
-/// client are gone.
+/// client are gone, or when the device fails.
 pub struct InferenceServer<G> {
     requests: Sender<Message>,
     shared: Arc<Shared>,
-    device_name: String,
+    /// The server threads, until [`InferenceServer::shut_down`] waits for them (which lets
+    /// the handle's ownership go: then empty).
+    threads: Vec<JoinHandle<()>>,
     game: PhantomData<fn(&G)>,
 }
 
 impl<G: Planes> InferenceServer<G> {
     /// Serves `evaluator`'s network (or simulated device) from [`SERVER_THREADS`] threads.
     pub fn start(evaluator: NetEvaluator<G>) -> Self {
-        let device_name = evaluator.device_name();
-        let (engine, buckets) = evaluator.into_engine();
+        let (backend, buckets) = evaluator.into_backend();
         let (requests, inbox) = mpsc::channel();
         let shared = Arc::new(Shared {
-            engine: Mutex::new(engine),
-            inbox: Mutex::new(Inbox {
+            device_name: backend.name().to_owned(),
+            backend: Mutex::new(backend),
+            inbox: Mutex::new(Some(Inbox {
                 receiver: inbox,
                 held: None,
-            }),
+            })),
+            failure: OnceLock::new(),
             owners: AtomicUsize::new(1),
             counters: Counters::default(),
             buckets,
         });
-        for index in 0..SERVER_THREADS {
-            let (shared, wake) = (Arc::clone(&shared), requests.clone());
-            std::thread::Builder::new()
-                .name(format!("inference-{index}"))
-                .spawn(move || serve(&shared, &wake))
-                .expect("cannot start an inference server thread");
-        }
+        let threads = (0..SERVER_THREADS)
+            .map(|index| {
+                let (shared, wake) = (Arc::clone(&shared), requests.clone());
+                std::thread::Builder::new()
+                    .name(format!("inference-{index}"))
+                    .spawn(move || {
+                        let stopped = StopOnPanic {
+                            shared: &shared,
+                            wake: &wake,
+                        };
+                        serve(stopped.shared, stopped.wake);
+                    })
+                    .expect("cannot start an inference server thread")
+            })
+            .collect();
         InferenceServer {
             requests,
             shared,
-            device_name,
+            threads,
             game: PhantomData,
         }
     }
 
     /// An evaluator for one search thread.
     pub fn client(&self) -> ServerClient<G> {
-        let (reply, replies) = mpsc::channel();
         self.shared.owners.fetch_add(1, Ordering::Relaxed);
         ServerClient {
             shared: Arc::clone(&self.shared),
             requests: self.requests.clone(),
-            reply,
-            replies,
             spare: Vec::new(),
-            next_ticket: 0,
             submitted: VecDeque::new(),
-            arrived: Vec::new(),
+            pending: VecDeque::new(),
             max_batch: self.max_batch(),
             game: PhantomData,
         }
@@ -152,7 +208,7 @@ impl<G: Planes> InferenceServer<G> {
     /// returns run on it (batches sent before may too).
     pub fn replace_network(&self, network: Network) {
         self.shared
-            .engine
+            .backend
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .replace_network(network);
@@ -165,7 +221,23 @@ impl<G: Planes> InferenceServer<G> {
 
     /// Where the passes run: `cpu`, `cuda:N` or `sim:A_MS,B_US`.
     pub fn device_name(&self) -> &str {
-        &self.device_name
+        &self.shared.device_name
+    }
+
+    /// Why the server stopped serving, if its device failed.
+    pub fn failure(&self) -> Option<DeviceError> {
+        self.shared.failure.get().cloned()
+    }
+
+    /// Lets the server go and waits for its threads to end, which they do once every client
+    /// is gone, or at once if the device failed; the device's failure, if it did.
+    pub fn shut_down(mut self) -> Result<(), DeviceError> {
+        release_owner(&self.shared, &self.requests);
+        for thread in std::mem::take(&mut self.threads) {
+            // A thread that panicked has stopped the server with an error of its own.
+            let _ = thread.join();
+        }
+        self.failure().map_or(Ok(()), Err)
     }
 
     /// Positions per forward pass so far: how many threads' leaves the server merged.
@@ -204,8 +276,28 @@ fn release_owner(shared: &Shared, requests: &Sender<Message>) {
     }
 }
 
+/// Stops the server if its thread panics (a bug, not a device error, which comes back as an
+/// error): its clients are woken instead of waiting for good. The panic itself is printed.
+struct StopOnPanic<'a> {
+    shared: &'a Shared,
+    wake: &'a Sender<Message>,
+}
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let error = DeviceError {
+                device: self.shared.device_name.clone(),
+                message: "an inference server thread panicked".to_owned(),
+            };
+            self.shared.fail(error, self.wake);
+        }
+    }
+}
+
 /// A server thread: gathers a batch while the device is busy, runs it when the device is
-/// free, wakes the next gatherer, replies; ends at a [`Message::Stop`].
+/// free, wakes the next gatherer, replies; ends at a [`Message::Stop`], or when the device
+/// fails (in its pass or the other thread's).
 fn serve(shared: &Shared, wake: &Sender<Message>) {
     let max_batch = *shared.buckets.last().expect("at least one bucket");
     let mut packed = HostBatch::default();
@@ -213,16 +305,20 @@ fn serve(shared: &Shared, wake: &Sender<Message>) {
     let mut parts: Vec<Request> = Vec::new();
     let mut stopping = false;
     while !stopping {
-        let mut guard = shared.inbox.lock().unwrap_or_else(PoisonError::into_inner);
-        let Inbox {
+        let mut guard = shared.inbox();
+        let Some(Inbox {
             receiver: inbox,
             held,
-        } = &mut *guard;
+        }) = &mut *guard
+        else {
+            return; // The device failed.
+        };
         let first = match held.take() {
             Some(request) => request,
             None => loop {
                 match inbox.recv() {
                     Ok(Message::Evaluate(request)) => break request,
+                    Ok(Message::DeviceFree) if shared.has_failed() => return,
                     Ok(Message::DeviceFree) => {}
                     Ok(Message::Stop) | Err(_) => return,
                 }
@@ -241,7 +337,7 @@ fn serve(shared: &Shared, wake: &Sender<Message>) {
         fits(first, &mut packed, held);
         // Take whatever is waiting; while the device is busy, wait for more or for it to be
         // let go.
-        let engine = loop {
+        let backend = loop {
             while held.is_none() && packed.rows() < max_batch && !stopping {
                 match inbox.try_recv() {
                     Ok(Message::Evaluate(request)) => fits(request, &mut packed, held),
@@ -251,10 +347,10 @@ fn serve(shared: &Shared, wake: &Sender<Message>) {
                 }
             }
             if stopping || held.is_some() || packed.rows() >= max_batch {
-                break shared.engine.lock();
+                break shared.backend.lock();
             }
-            match shared.engine.try_lock() {
-                Ok(engine) => break Ok(engine),
+            match shared.backend.try_lock() {
+                Ok(backend) => break Ok(backend),
                 Err(TryLockError::Poisoned(poisoned)) => break Err(poisoned),
                 Err(TryLockError::WouldBlock) => {}
             }
@@ -265,13 +361,27 @@ fn serve(shared: &Shared, wake: &Sender<Message>) {
             }
         };
         drop(guard);
-        let engine = engine.unwrap_or_else(PoisonError::into_inner);
+        let backend = backend.unwrap_or_else(PoisonError::into_inner);
+        if shared.has_failed() {
+            // The other thread's pass failed while this one gathered: its requests are
+            // dropped here, which wakes their clients.
+            return;
+        }
         let used = packed.rows();
         packed.pad_to(bucket_for(&shared.buckets, used));
         let started = Instant::now();
-        engine.forward(&packed, used, &mut outputs);
+        let pass = backend.forward(&packed, used, &mut outputs);
         let device_time = started.elapsed();
-        drop(engine);
+        if let Err(error) = pass {
+            // Recorded while the device is held, so that the other thread, which takes it
+            // next, runs nothing more on it.
+            let _ = shared.failure.set(error);
+            drop(backend);
+            shared.stop(wake);
+            // This pass's requests are dropped here, after the failure is recorded.
+            return;
+        }
+        drop(backend);
         // The queue outlives this thread's sender: the other thread may be gathering.
         let _ = wake.send(Message::DeviceFree);
         let counters = &shared.counters;
@@ -290,7 +400,6 @@ fn serve(shared: &Shared, wake: &Sender<Message>) {
             // A client gone (its thread stopped) needs no answer.
             let _ = request.reply.send(Reply {
                 batch: request.batch,
-                ticket: request.ticket,
                 policy: policy.to_vec(),
                 wdl: wdl.to_vec(),
                 lead: lead.to_vec(),
@@ -301,27 +410,27 @@ fn serve(shared: &Shared, wake: &Sender<Message>) {
 
 /// A search thread's evaluator: encodes on the caller's thread, evaluates on the server.
 /// Batches can be left in flight ([`PipelinedEvaluator`]); [`Evaluator::evaluate`] waits for
-/// its own and expects none other in flight.
+/// its own and expects none other in flight. Once the device has failed, every call fails.
 pub struct ServerClient<G> {
     shared: Arc<Shared>,
     requests: Sender<Message>,
-    reply: Sender<Reply>,
-    replies: Receiver<Reply>,
     /// Batch buffers back from the server, for reuse.
     spare: Vec<HostBatch>,
-    next_ticket: u64,
-    /// Each submitted batch not yet received: its first ticket and how many requests it was
-    /// split into (a batch larger than a pass is sent as several).
-    submitted: VecDeque<(u64, usize)>,
-    /// Replies that came before an older one (two server threads may answer out of order).
-    arrived: Vec<Reply>,
+    /// Each submitted batch not yet received: how many requests it was split into (a batch
+    /// larger than a pass is sent as several).
+    submitted: VecDeque<usize>,
+    /// Where each request's answer comes, oldest first.
+    pending: VecDeque<Receiver<Reply>>,
     max_batch: usize,
     game: PhantomData<fn(&G)>,
 }
 
 impl<G> Drop for InferenceServer<G> {
     fn drop(&mut self) {
-        release_owner(&self.shared, &self.requests);
+        // A handle that was shut down has let its ownership go already.
+        if !self.threads.is_empty() {
+            release_owner(&self.shared, &self.requests);
+        }
     }
 }
 
@@ -331,71 +440,60 @@ impl<G> Drop for ServerClient<G> {
     }
 }
 
-impl<G> ServerClient<G> {
-    /// The reply to `ticket`, waiting for it if it has not come yet.
-    fn reply_to(&mut self, ticket: u64) -> Reply {
-        if let Some(index) = self.arrived.iter().position(|reply| reply.ticket == ticket) {
-            return self.arrived.swap_remove(index);
-        }
-        loop {
-            let reply = self.replies.recv().expect("the inference server stopped");
-            if reply.ticket == ticket {
-                return reply;
-            }
-            self.arrived.push(reply);
-        }
-    }
-}
-
 impl<G: Planes> PipelinedEvaluator<G> for ServerClient<G> {
-    fn submit(&mut self, positions: &[&G]) {
-        let first_ticket = self.next_ticket;
+    fn submit(&mut self, positions: &[&G]) -> Result<(), DeviceError> {
+        let mut requests = 0;
         for chunk in positions.chunks(self.max_batch) {
             let mut batch = self.spare.pop().unwrap_or_default();
             batch.encode(chunk, chunk.len());
+            let (reply, answer) = mpsc::channel();
             let request = Request {
                 batch,
                 used: chunk.len(),
-                ticket: self.next_ticket,
-                reply: self.reply.clone(),
+                reply,
             };
-            self.next_ticket += 1;
+            // The queue is gone once the device has failed.
             self.requests
                 .send(Message::Evaluate(request))
-                .expect("the inference server stopped");
+                .map_err(|_| self.shared.failure())?;
+            self.pending.push_back(answer);
+            requests += 1;
         }
-        let chunks = (self.next_ticket - first_ticket) as usize;
-        self.submitted.push_back((first_ticket, chunks));
+        self.submitted.push_back(requests);
+        Ok(())
     }
 
-    fn receive(&mut self, out: &mut [Evaluation]) {
-        let (first_ticket, chunks) = self
+    fn receive(&mut self, out: &mut [Evaluation]) -> Result<(), DeviceError> {
+        let requests = self
             .submitted
             .pop_front()
             .expect("receive follows a submit");
         let mut start = 0;
-        for ticket in first_ticket..first_ticket + chunks as u64 {
-            let reply = self.reply_to(ticket);
+        for _ in 0..requests {
+            let answer = self.pending.pop_front().expect("one answer per request");
+            // The request was dropped unanswered: the device failed.
+            let reply = answer.recv().map_err(|_| self.shared.failure())?;
             let end = start + reply.lead.len();
             write_evaluations(&reply.policy, &reply.wdl, &reply.lead, &mut out[start..end]);
             start = end;
             self.spare.push(reply.batch);
         }
         assert_eq!(start, out.len(), "one evaluation per position");
+        Ok(())
     }
 }
 
 impl<G: Planes> Evaluator<G> for ServerClient<G> {
-    fn evaluate(&mut self, positions: &[&G], out: &mut [Evaluation]) {
+    fn evaluate(&mut self, positions: &[&G], out: &mut [Evaluation]) -> Result<(), DeviceError> {
         assert!(
             self.submitted.is_empty(),
             "evaluate with batches in flight would receive theirs"
         );
         assert_eq!(positions.len(), out.len(), "one evaluation per position");
         if positions.is_empty() {
-            return;
+            return Ok(());
         }
-        self.submit(positions);
-        self.receive(out);
+        self.submit(positions)?;
+        self.receive(out)
     }
 }

@@ -3,8 +3,8 @@
 //! inference server, replies), and the forward pass costs what the accelerator's would in
 //! wall time and nothing in CPU time.
 
-use crate::evaluator::Outputs;
 use crate::host_batch::HostBatch;
+use crate::outputs::Outputs;
 use game::mix64;
 use std::fmt;
 use std::str::FromStr;

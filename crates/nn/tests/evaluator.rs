@@ -19,7 +19,7 @@ fn evaluator(max_batch: usize) -> NetEvaluator<Toy> {
 fn evaluate(evaluator: &mut NetEvaluator<Toy>, positions: &[Toy]) -> Vec<Evaluation> {
     let refs: Vec<&Toy> = positions.iter().collect();
     let mut out = vec![Evaluation::default(); positions.len()];
-    evaluator.evaluate(&refs, &mut out);
+    evaluator.evaluate(&refs, &mut out).unwrap();
     out
 }
 

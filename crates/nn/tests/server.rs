@@ -4,8 +4,9 @@
 mod common;
 
 use common::{Toy, assert_close, options, random_positions, tiny_network};
-use game::{Evaluation, Evaluator, PipelinedEvaluator};
+use game::{DeviceError, Evaluation, Evaluator, PipelinedEvaluator};
 use nn::{EvaluatorSettings, InferenceServer, NetEvaluator, SimulatedDevice};
+use std::num::NonZeroU64;
 use std::time::Duration;
 use tch::Device;
 
@@ -20,7 +21,7 @@ fn server(max_batch: usize) -> InferenceServer<Toy> {
 fn evaluate(evaluator: &mut impl Evaluator<Toy>, positions: &[Toy]) -> Vec<Evaluation> {
     let refs: Vec<&Toy> = positions.iter().collect();
     let mut out = vec![Evaluation::default(); positions.len()];
-    evaluator.evaluate(&refs, &mut out);
+    evaluator.evaluate(&refs, &mut out).unwrap();
     out
 }
 
@@ -80,7 +81,7 @@ fn batches_sent_while_the_device_is_busy_share_the_next_pass() {
     let mut first = server.client();
     let positions = random_positions(&options(4, 4), 5, 0);
     let refs: Vec<&Toy> = positions.iter().collect();
-    first.submit(&refs);
+    first.submit(&refs).unwrap();
     std::thread::sleep(Duration::from_millis(50));
     let clients: Vec<_> = (1..6).map(|_| server.client()).collect();
     std::thread::scope(|scope| {
@@ -91,7 +92,7 @@ fn batches_sent_while_the_device_is_busy_share_the_next_pass() {
             });
         }
         let mut out = vec![Evaluation::default(); refs.len()];
-        first.receive(&mut out);
+        first.receive(&mut out).unwrap();
     });
     assert_eq!(server.forward_passes(), 2);
     assert_eq!(server.mean_requests_per_pass(), 3.0);
@@ -117,11 +118,11 @@ fn batches_in_flight_come_back_to_their_own_positions() {
     for _ in 0..20 {
         for set in &sets {
             let refs: Vec<&Toy> = set.iter().collect();
-            client.submit(&refs);
+            client.submit(&refs).unwrap();
         }
         for expected in &expected {
             let mut out = vec![Evaluation::default(); expected.len()];
-            client.receive(&mut out);
+            client.receive(&mut out).unwrap();
             assert_eq!(&out, expected);
         }
     }
@@ -155,4 +156,109 @@ fn a_request_larger_than_a_pass_is_split() {
             batched,
         );
     }
+}
+
+/// Each client keeps `in_flight` batches in flight on a device that fails at its `fail_at`th
+/// pass, until a submit or a receive fails: what each client met.
+fn run_until_the_device_fails(
+    server: &InferenceServer<Toy>,
+    clients: usize,
+    in_flight: usize,
+) -> Vec<DeviceError> {
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..clients)
+            .map(|thread| {
+                let mut client = server.client();
+                scope.spawn(move || -> DeviceError {
+                    let positions = random_positions(&options(4, 4), 3, thread as u64);
+                    let refs: Vec<&Toy> = positions.iter().collect();
+                    let mut out = vec![Evaluation::default(); refs.len()];
+                    let mut run = || -> Result<(), DeviceError> {
+                        for _ in 0..in_flight {
+                            client.submit(&refs)?;
+                        }
+                        loop {
+                            client.receive(&mut out)?;
+                            client.submit(&refs)?;
+                        }
+                    };
+                    let error = run().unwrap_err();
+                    // Once failed, always failed: the next call fails at once.
+                    let again = client.submit(&refs).and_then(|()| client.receive(&mut out));
+                    assert_eq!(again.unwrap_err(), error);
+                    error
+                })
+            })
+            .collect();
+        threads
+            .into_iter()
+            .map(|thread| thread.join().expect("a client thread panicked"))
+            .collect()
+    })
+}
+
+/// A device that fails in a pass, with 1, 2 or 3 batches in flight per client and both server
+/// threads at work: every client gets the device's error (none waits for good), and both
+/// server threads stop although a client still holds the server.
+#[test]
+fn a_failed_device_reaches_every_client_as_an_error_and_stops_both_threads() {
+    for in_flight in 1..=3 {
+        for fail_at in [1, 2, 7] {
+            let device: SimulatedDevice = "sim:0.2,0".parse().unwrap();
+            let evaluator = NetEvaluator::simulated(device, 8)
+                .failing_from_pass(NonZeroU64::new(fail_at).unwrap());
+            let server = InferenceServer::<Toy>::start(evaluator);
+            let survivor = server.client();
+            let errors = run_until_the_device_fails(&server, 4, in_flight);
+            let context = format!("{in_flight} in flight, failing at pass {fail_at}");
+            assert_eq!(errors.len(), 4);
+            for error in &errors {
+                assert_eq!(error.device, "sim:0.2,0", "{context}");
+                assert!(
+                    error
+                        .message
+                        .contains(&format!("injected at forward pass {fail_at}")),
+                    "{context}: {error}"
+                );
+            }
+            assert_eq!(server.forward_passes(), fail_at - 1, "{context}");
+            assert_eq!(server.failure().as_ref(), Some(&errors[0]), "{context}");
+            // Both threads end although `survivor` still holds the server: this returns.
+            assert_eq!(server.shut_down(), Err(errors[0].clone()), "{context}");
+            drop(survivor);
+        }
+    }
+}
+
+/// An evaluator on the caller's thread (a CPU network) fails its evaluation with the
+/// device's error, and the one after it too.
+#[test]
+fn a_failed_device_fails_the_evaluation_of_an_evaluator_on_the_callers_thread() {
+    let settings = EvaluatorSettings {
+        max_batch: 4,
+        ..EvaluatorSettings::on(Device::Cpu)
+    };
+    // The warm-up is the first pass: the evaluation after it the second.
+    let mut evaluator = NetEvaluator::new(tiny_network(), &options(4, 4), settings)
+        .unwrap()
+        .failing_from_pass(NonZeroU64::new(3).unwrap());
+    let positions = random_positions(&options(4, 4), 3, 5);
+    let refs: Vec<&Toy> = positions.iter().collect();
+    let mut out = vec![Evaluation::default(); refs.len()];
+    evaluator.evaluate(&refs, &mut out).unwrap();
+    let error = evaluator.evaluate(&refs, &mut out).unwrap_err();
+    assert_eq!(error.device, "cpu");
+    assert!(error.message.contains("CUDA out of memory"), "{error}");
+    let again = evaluator.evaluate(&refs, &mut out).unwrap_err();
+    assert!(again.message.contains("at forward pass 4"), "{again}");
+}
+
+/// A server whose device never failed shuts down once its clients are gone.
+#[test]
+fn a_healthy_server_shuts_down_without_an_error() {
+    let server = server(4);
+    let mut client = server.client();
+    evaluate(&mut client, &random_positions(&options(4, 4), 2, 1));
+    drop(client);
+    assert_eq!(server.shut_down(), Ok(()));
 }

@@ -134,7 +134,8 @@ impl<G: Game, E: Evaluator<G>> Bot<G, E> {
         Ok(())
     }
 
-    /// Searches `game` with `visits` (the bot's own budget if `None`).
+    /// Searches `game` with `visits` (the bot's own budget if `None`). A failed device fails
+    /// the search ([`PlayError::Device`]), and the tree is forgotten.
     pub fn analyze(&mut self, game: &G, visits: Option<u32>) -> Result<Analysis, PlayError> {
         if game.outcome().is_some() {
             return Err(PlayError::GameOver);
@@ -143,7 +144,14 @@ impl<G: Game, E: Evaluator<G>> Bot<G, E> {
         if visits == 0 {
             return Err(PlayError::Visits(visits));
         }
-        let result = self.search.run(game, &mut self.evaluator, visits);
+        let result = match self.search.run(game, &mut self.evaluator, visits) {
+            Ok(result) => result,
+            Err(error) => {
+                // The tree was left mid-step.
+                self.forget();
+                return Err(PlayError::Device(error));
+            }
+        };
         let tree = self.search.tree().expect("a search that ran has a tree");
         let mut moves: Vec<MoveStats> = tree
             .root_children()
@@ -186,9 +194,10 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for Bot<G, E> {
     /// The searched move, or a resignation once the search has found the game lost for as
     /// many decisions in a row as the bot's rule asks.
     fn choose(&mut self, game: &G) -> Result<Choice, AgentFailure> {
-        let analysis = self
-            .analyze(game, None)
-            .map_err(|error| AgentFailure(format!("bot {}: {error}", self.name)))?;
+        let analysis = self.analyze(game, None).map_err(|error| match error {
+            PlayError::Device(error) => AgentFailure::Device(error),
+            error => AgentFailure::Lost(format!("bot {}: {error}", self.name)),
+        })?;
         if self
             .watch
             .observe(&self.resign, game.to_move(), analysis.value)

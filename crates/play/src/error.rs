@@ -45,6 +45,10 @@ pub enum PlayError {
 
     #[error(transparent)]
     Net(#[from] nn::NetError),
+
+    /// The device the network runs on failed: the bot cannot search again.
+    #[error(transparent)]
+    Device(#[from] game::DeviceError),
 }
 
 /// Wraps an I/O error with the path and what was being done to it.

@@ -2,10 +2,11 @@ use crate::SelfplayConfig;
 use crate::game_in_flight::GameInFlight;
 use crate::resign_calibration::ResignCalibration;
 use game::{Automatic, ChanceStream, Game, Opening, Referee};
-use mcts::{Batch, PipelinedEvaluator, ResignRule, Tree};
+use mcts::{Batch, DeviceError, PipelinedEvaluator, ResignRule, Tree};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use replay::{GameRecord, MoveRecord, ResignPlaythrough};
+use std::collections::VecDeque;
 use std::ops::Range;
 
 /// Plays `games_in_flight` games at once, split into `batches_in_flight` lanes of games whose
@@ -33,8 +34,9 @@ pub struct Worker<G: Game> {
     chance: Vec<ChanceStream>,
     games: Vec<GameInFlight>,
     lanes: Vec<Lane<G>>,
-    /// The lane the next step takes back.
-    next_lane: usize,
+    /// The lanes whose batches are in flight, oldest first: the evaluator answers batches in
+    /// the order they were sent, so they are taken back in that order.
+    in_flight: VecDeque<usize>,
     /// Each slot's random stream.
     rngs: Vec<ChaCha8Rng>,
     legal: Vec<usize>,
@@ -97,7 +99,7 @@ impl<G: Game> Worker<G> {
             chance,
             games,
             lanes,
-            next_lane: 0,
+            in_flight: VecDeque::new(),
             rngs,
             legal: Vec::new(),
             generation: 0,
@@ -152,20 +154,19 @@ impl<G: Game> Worker<G> {
     /// One step of one lane (the lanes take turns): its evaluations come back, each of its
     /// games whose search has its budget plays its move, and its next leaves are sent, every
     /// other lane's batch being in flight meanwhile. Games that finish are appended to
-    /// `finished` and replaced by new ones.
+    /// `finished` and replaced by new ones. A failed device fails the step; the games in
+    /// flight are then lost (the finished ones were handed over already).
     pub fn step<E: PipelinedEvaluator<G> + ?Sized>(
         &mut self,
         evaluator: &mut E,
         finished: &mut Vec<GameRecord>,
-    ) -> StepReport {
+    ) -> Result<StepReport, DeviceError> {
         for lane in 0..self.lanes.len() {
             if !self.lanes[lane].batch.is_in_flight() {
-                self.submit(lane, evaluator);
+                self.submit(lane, evaluator)?;
             }
         }
-        let lane = self.next_lane;
-        self.next_lane = (lane + 1) % self.lanes.len();
-        let evaluations = self.receive(lane, evaluator);
+        let (lane, evaluations) = self.receive_oldest(evaluator)?;
         let mut moves = 0;
         for slot in self.lanes[lane].slots.clone() {
             if !self.trees[slot].is_done() {
@@ -177,35 +178,44 @@ impl<G: Game> Worker<G> {
                 self.start_game(slot);
             }
         }
-        self.submit(lane, evaluator);
-        StepReport { evaluations, moves }
+        self.submit(lane, evaluator)?;
+        Ok(StepReport { evaluations, moves })
     }
 
     /// Takes back every batch in flight (the trees take their evaluations; moves wait for
     /// their lane's next step), so that `evaluator` can be dropped or replaced. Returns the
     /// positions evaluated.
-    pub fn drain<E: PipelinedEvaluator<G> + ?Sized>(&mut self, evaluator: &mut E) -> usize {
+    pub fn drain<E: PipelinedEvaluator<G> + ?Sized>(
+        &mut self,
+        evaluator: &mut E,
+    ) -> Result<usize, DeviceError> {
         let mut evaluations = 0;
-        for lane in 0..self.lanes.len() {
-            if self.lanes[lane].batch.is_in_flight() {
-                evaluations += self.receive(lane, evaluator);
-            }
+        while !self.in_flight.is_empty() {
+            evaluations += self.receive_oldest(evaluator)?.1;
         }
-        evaluations
+        Ok(evaluations)
     }
 
-    fn submit<E: PipelinedEvaluator<G> + ?Sized>(&mut self, lane: usize, evaluator: &mut E) {
-        let Lane { slots, batch } = &mut self.lanes[lane];
-        batch.submit(&mut self.trees[slots.clone()], evaluator);
-    }
-
-    fn receive<E: PipelinedEvaluator<G> + ?Sized>(
+    fn submit<E: PipelinedEvaluator<G> + ?Sized>(
         &mut self,
         lane: usize,
         evaluator: &mut E,
-    ) -> usize {
+    ) -> Result<usize, DeviceError> {
         let Lane { slots, batch } = &mut self.lanes[lane];
-        batch.receive(&mut self.trees[slots.clone()], evaluator)
+        let submitted = batch.submit(&mut self.trees[slots.clone()], evaluator)?;
+        self.in_flight.push_back(lane);
+        Ok(submitted)
+    }
+
+    /// Takes back the oldest batch in flight; returns its lane and the positions evaluated.
+    fn receive_oldest<E: PipelinedEvaluator<G> + ?Sized>(
+        &mut self,
+        evaluator: &mut E,
+    ) -> Result<(usize, usize), DeviceError> {
+        let lane = self.in_flight.pop_front().expect("a batch in flight");
+        let Lane { slots, batch } = &mut self.lanes[lane];
+        let evaluations = batch.receive(&mut self.trees[slots.clone()], evaluator)?;
+        Ok((lane, evaluations))
     }
 
     /// Plays the searched move of the game in `slot` (or resigns it), then the referee's

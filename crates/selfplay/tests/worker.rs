@@ -1,4 +1,4 @@
-use game::{Evaluation, Evaluator, Game, Outcome, Side};
+use game::{DeviceError, Evaluation, Evaluator, Game, Outcome, Side};
 use ghast::{Ghast, GhastOptions, RawOptions};
 use mcts::{Formula, SearchConfig, TemperatureSchedule};
 use mcts::{Inline, PipelinedEvaluator, UniformEvaluator};
@@ -27,7 +27,7 @@ fn play_games_with(
     worker.set_generation(3);
     let mut finished = Vec::new();
     for _ in 0..100_000 {
-        worker.step(evaluator, &mut finished);
+        worker.step(evaluator, &mut finished).unwrap();
         if finished.len() >= wanted {
             return finished;
         }
@@ -150,7 +150,7 @@ fn a_calibrated_threshold_waits_for_evidence_and_falls_when_it_shows_false_resig
     let mut uniform = Inline::new(UniformEvaluator);
     let mut finished = Vec::new();
     while finished.len() < 10 {
-        worker.step(&mut uniform, &mut finished);
+        worker.step(&mut uniform, &mut finished).unwrap();
     }
     for record in &finished[..10] {
         assert_ne!(record.end_reason, "resign");
@@ -171,14 +171,19 @@ fn a_calibrated_threshold_waits_for_evidence_and_falls_when_it_shows_false_resig
 struct AlwaysPass;
 
 impl Evaluator<Ghast> for AlwaysPass {
-    fn evaluate(&mut self, positions: &[&Ghast], out: &mut [Evaluation]) {
+    fn evaluate(
+        &mut self,
+        positions: &[&Ghast],
+        out: &mut [Evaluation],
+    ) -> Result<(), DeviceError> {
         for (position, evaluation) in positions.iter().zip(out.iter_mut()) {
-            UniformEvaluator.evaluate(&[*position], std::slice::from_mut(evaluation));
+            UniformEvaluator.evaluate(&[*position], std::slice::from_mut(evaluation))?;
             if let Ok(pass) = position.parse_action("pass") {
                 evaluation.policy.iter_mut().for_each(|p| *p = 0.0);
                 evaluation.policy[pass] = 1.0;
             }
         }
+        Ok(())
     }
 }
 
@@ -248,10 +253,14 @@ fn the_handicapped_side_plays_random_decisions_in_handicap_games() {
 struct ByHash;
 
 impl Evaluator<Ghast> for ByHash {
-    fn evaluate(&mut self, positions: &[&Ghast], out: &mut [Evaluation]) {
+    fn evaluate(
+        &mut self,
+        positions: &[&Ghast],
+        out: &mut [Evaluation],
+    ) -> Result<(), DeviceError> {
         for (position, evaluation) in positions.iter().zip(out.iter_mut()) {
             let hash = position.hash();
-            UniformEvaluator.evaluate(&[*position], std::slice::from_mut(evaluation));
+            UniformEvaluator.evaluate(&[*position], std::slice::from_mut(evaluation))?;
             for (action, prior) in evaluation.policy.iter_mut().enumerate() {
                 *prior *=
                     1.0 + (game::mix64(hash ^ action as u64) >> 40) as f32 / (1u64 << 24) as f32;
@@ -260,11 +269,14 @@ impl Evaluator<Ghast> for ByHash {
             evaluation.policy.iter_mut().for_each(|p| *p /= total);
             evaluation.value = (game::mix64(hash) >> 40) as f32 / (1u64 << 23) as f32 - 1.0;
         }
+        Ok(())
     }
 }
 
-/// The games a worker plays in `rounds` steps of each of its lanes, in a canonical order.
-fn games_of(batches_in_flight: usize, rounds: usize) -> Vec<String> {
+/// The games a worker plays in `rounds` steps of each of its lanes, in a canonical order;
+/// with `drain_every`, every batch in flight is taken back after that many steps, as a
+/// self-play thread does when it switches to a newer network.
+fn games_of(batches_in_flight: usize, rounds: usize, drain_every: Option<usize>) -> Vec<String> {
     let config = SelfplayConfig {
         games_in_flight: 6,
         batches_in_flight,
@@ -276,8 +288,11 @@ fn games_of(batches_in_flight: usize, rounds: usize) -> Vec<String> {
     let mut worker = Worker::<Ghast>::new(small_board(), config, 11);
     let mut evaluator = Inline::new(ByHash);
     let mut finished = Vec::new();
-    for _ in 0..rounds * batches_in_flight {
-        worker.step(&mut evaluator, &mut finished);
+    for step in 1..=rounds * batches_in_flight {
+        worker.step(&mut evaluator, &mut finished).unwrap();
+        if drain_every.is_some_and(|every| step % every == 0) {
+            worker.drain(&mut evaluator).unwrap();
+        }
     }
     let mut games: Vec<String> = finished.iter().map(|game| format!("{game:?}")).collect();
     games.sort();
@@ -289,8 +304,31 @@ fn games_of(batches_in_flight: usize, rounds: usize) -> Vec<String> {
 /// games come from its own random stream, and a tree's steps do not depend on its batch).
 #[test]
 fn lanes_of_games_in_flight_play_the_games_one_batch_plays() {
-    let one = games_of(1, 300);
+    let one = games_of(1, 300, None);
     assert!(one.len() >= 12, "only {} games finished", one.len());
-    assert_eq!(games_of(2, 300), one);
-    assert_eq!(games_of(3, 300), one);
+    assert_eq!(games_of(2, 300, None), one);
+    assert_eq!(games_of(3, 300, None), one);
+}
+
+/// Taking every batch back (a switch to a newer network) and going on changes no game either:
+/// the batches are taken back, and sent again, in the order the evaluator answers them. (They
+/// were once taken back lane by lane, so a lane could get another lane's evaluations.) A move
+/// whose search ended in a drain waits for its lane's next step, and a drain is a search step
+/// of every lane, so a drained worker's slots are each at another point of the same games:
+/// what it finished is among the games one batch plays in as many search steps at least.
+#[test]
+fn draining_the_batches_in_flight_changes_no_game() {
+    // 300 rounds of `lanes` lanes drained every `every` steps are at most
+    // 300 + 300 * lanes / every search steps a slot: 525 here.
+    let one = games_of(1, 600, None);
+    for (lanes, every) in [(2, 3), (3, 4), (3, 7)] {
+        let drained = games_of(lanes, 300, Some(every));
+        assert!(drained.len() >= 12, "only {} games finished", drained.len());
+        for game in &drained {
+            assert!(
+                one.contains(game),
+                "{lanes} lanes, drained every {every} steps: a game one batch never plays: {game}"
+            );
+        }
+    }
 }

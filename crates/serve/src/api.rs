@@ -24,11 +24,12 @@ use crate::bot::BotPool;
 use crate::session::Session;
 use crate::sessions::Sessions;
 use crate::view::State;
-use game::{Agent, AgentFailure, BoardView, Choice, Referee, Side};
+use game::{Agent, AgentFailure, BoardView, Choice, DeviceError, Referee, Side};
 use mcts::Evaluator;
+use play::PlayError;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// Searches larger than this would hold a bot for many minutes.
 const MAX_VISITS: u32 = 100_000;
@@ -121,6 +122,8 @@ pub struct App<G: BoardView, E> {
     /// Visits per move of a new client's first game.
     visits: u32,
     sessions: Mutex<Sessions<Session<G>>>,
+    /// The device's failure, once a search met it: the server stops after answering it.
+    failure: OnceLock<DeviceError>,
 }
 
 impl<G: BoardView, E: Evaluator<G>> App<G, E> {
@@ -132,7 +135,14 @@ impl<G: BoardView, E: Evaluator<G>> App<G, E> {
             options,
             visits: visits.clamp(1, MAX_VISITS),
             sessions: Mutex::new(Sessions::new(MAX_SESSIONS)),
+            failure: OnceLock::new(),
         }
+    }
+
+    /// The failure of the bots' device, once a search met it: every search fails from then
+    /// on, and the server should stop.
+    pub fn device_failure(&self) -> Option<&DeviceError> {
+        self.failure.get()
     }
 
     /// Answers one request.
@@ -264,7 +274,9 @@ impl<G: BoardView, E: Evaluator<G>> App<G, E> {
             error: None,
         };
         if let Err(failure) = referee.take_move(&mut bot) {
-            return Err(bot.error.unwrap_or_else(|| Reply::error(500, failure.0)));
+            return Err(bot
+                .error
+                .unwrap_or_else(|| Reply::error(500, failure.to_string())));
         }
         self.change(id, |session, now| {
             unchanged(revision, now)?;
@@ -295,11 +307,15 @@ impl<G: BoardView, E: Evaluator<G>> App<G, E> {
         Ok(Reply::json(&Analysis::of(&game, &search)))
     }
 
-    /// A search of `game` (not over) with `visits` (checked) by a free bot.
+    /// A search of `game` (not over) with `visits` (checked) by a free bot; a failed device
+    /// is kept ([`App::device_failure`]).
     fn search(&self, game: &G, visits: u32) -> Result<play::Analysis, Reply> {
-        self.bots
-            .analyze(game, visits)
-            .map_err(|error| Reply::error(500, format!("the search failed: {error}")))
+        self.bots.analyze(game, visits).map_err(|error| {
+            if let PlayError::Device(failure) = &error {
+                let _ = self.failure.set(failure.clone());
+            }
+            Reply::error(500, format!("the search failed: {error}"))
+        })
     }
 }
 
@@ -321,7 +337,7 @@ impl<G: BoardView, E: Evaluator<G>> Agent<G> for PoolAgent<'_, G, E> {
             Ok(analysis) => Ok(Choice::Play(analysis.best)),
             Err(reply) => {
                 self.error = Some(reply);
-                Err(AgentFailure("the search failed".to_owned()))
+                Err(AgentFailure::Lost("the search failed".to_owned()))
             }
         }
     }

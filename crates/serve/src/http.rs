@@ -7,6 +7,10 @@
 //! within [`Limits::request_timeout`], and at most [`Limits::max_connections`] connections
 //! are open at once (the next waits to be accepted). Malformed HTTP is answered 400 by hyper,
 //! oversized bodies 413, slow ones 408, and the server goes on.
+//!
+//! A failed device ends the server: the search that met it is answered 500 with the device's
+//! words, the server stops accepting connections, lets the requests under way finish (each
+//! search fails at once) and returns the error, so that the process exits non-zero.
 
 use crate::api::{App, Reply, Request};
 use crate::sessions::COOKIE;
@@ -15,15 +19,16 @@ use axum::body::Bytes;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
-use game::BoardView;
+use game::{BoardView, DeviceError};
 use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use mcts::Evaluator;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use thiserror::Error;
-use tokio::sync::Semaphore;
+use tokio::sync::{Notify, Semaphore};
 use tower_http::timeout::{RequestBodyTimeoutLayer, TimeoutLayer};
 
 /// Request bodies are a few small JSON fields; a larger one is refused with 413.
@@ -59,10 +64,13 @@ pub enum ServeError {
     },
     #[error("cannot start the server's threads: {0}")]
     Runtime(std::io::Error),
+    #[error("the server stopped: {0}")]
+    Device(DeviceError),
 }
 
-/// Serves `app` on `address` until the process ends. `ready` is called with the address
-/// actually bound (port 0 picks a free port) before the first connection is accepted.
+/// Serves `app` on `address` until the process ends, or the bots' device fails. `ready` is
+/// called with the address actually bound (port 0 picks a free port) before the first
+/// connection is accepted.
 pub fn serve<G, E>(
     app: App<G, E>,
     address: SocketAddr,
@@ -81,37 +89,61 @@ where
         let bind = |source| ServeError::Bind { address, source };
         let listener = tokio::net::TcpListener::bind(address).await.map_err(bind)?;
         ready(listener.local_addr().map_err(bind)?);
-        let router = router(Arc::new(app), limits);
+        let app = Arc::new(app);
+        let failed = Arc::new(Notify::new());
+        let router = router(Arc::clone(&app), Arc::clone(&failed), limits);
         let connections = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+        let graceful = GracefulShutdown::new();
         loop {
-            let permit = Arc::clone(&connections)
-                .acquire_owned()
-                .await
-                .expect("the semaphore is never closed");
-            let stream = match listener.accept().await {
-                Ok((stream, _)) => stream,
-                // Out of file descriptors, or a connection reset before it was accepted: the
-                // listener itself is fine, so go on after a breath.
-                Err(_) => {
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
+            let accepted = tokio::select! {
+                () = failed.notified() => break,
+                accepted = accept(&listener, &connections) => accepted,
+            };
+            let Some((stream, permit)) = accepted else {
+                continue;
             };
             let service = TowerToHyperService::new(router.clone());
+            let connection = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(limits.header_timeout)
+                .serve_connection(TokioIo::new(stream), service);
+            let connection = graceful.watch(connection);
             tokio::spawn(async move {
                 let _permit = permit;
-                let connection = hyper::server::conn::http1::Builder::new()
-                    .timer(TokioTimer::new())
-                    .header_read_timeout(limits.header_timeout)
-                    .serve_connection(TokioIo::new(stream), service);
                 // A client that hangs up or times out ends only its own connection.
                 let _ = connection.await;
             });
         }
+        // The requests under way finish (their searches fail at once); idle connections
+        // close. A client that never reads its answer is not waited for past a request's
+        // time.
+        let _ = tokio::time::timeout(limits.request_timeout, graceful.shutdown()).await;
+        let failure = app.device_failure().expect("stopped for a failed device");
+        Err(ServeError::Device(failure.clone()))
     })
 }
 
-fn router<G, E>(app: Arc<App<G, E>>, limits: Limits) -> Router
+/// The next connection, once there is room for it; `None` for a failed accept (out of file
+/// descriptors, or a connection reset before it was accepted: the listener itself is fine,
+/// so the caller goes on after a breath).
+async fn accept(
+    listener: &tokio::net::TcpListener,
+    connections: &Arc<Semaphore>,
+) -> Option<(tokio::net::TcpStream, tokio::sync::OwnedSemaphorePermit)> {
+    let permit = Arc::clone(connections)
+        .acquire_owned()
+        .await
+        .expect("the semaphore is never closed");
+    match listener.accept().await {
+        Ok((stream, _)) => Some((stream, permit)),
+        Err(_) => {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            None
+        }
+    }
+}
+
+fn router<G, E>(app: Arc<App<G, E>>, failed: Arc<Notify>, limits: Limits) -> Router
 where
     G: BoardView,
     E: Evaluator<G> + Send + 'static,
@@ -119,7 +151,14 @@ where
     Router::new()
         .fallback(
             move |method: Method, uri: Uri, headers: HeaderMap, body: Bytes| {
-                answer(Arc::clone(&app), method, uri, headers, body)
+                answer(
+                    Arc::clone(&app),
+                    Arc::clone(&failed),
+                    method,
+                    uri,
+                    headers,
+                    body,
+                )
             },
         )
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -130,8 +169,11 @@ where
         ))
 }
 
+/// The reply to one request, from the blocking pool; a search that found the device failed
+/// wakes the accept loop to stop the server once this reply is on its way.
 async fn answer<G, E>(
     app: Arc<App<G, E>>,
+    failed: Arc<Notify>,
     method: Method,
     uri: Uri,
     headers: HeaderMap,
@@ -141,13 +183,14 @@ where
     G: BoardView,
     E: Evaluator<G> + Send + 'static,
 {
+    let handled = Arc::clone(&app);
     let reply = tokio::task::spawn_blocking(move || {
         let body = match std::str::from_utf8(&body) {
             Ok(body) => body,
             Err(_) => return Reply::error(400, "the request body is not UTF-8"),
         };
         let path = uri.path_and_query().map_or("/", |p| p.as_str());
-        app.handle(Request {
+        handled.handle(Request {
             method: method.as_str(),
             path,
             session: session_cookie(&headers),
@@ -156,6 +199,9 @@ where
     })
     .await
     .unwrap_or_else(|_| Reply::error(500, "the request failed inside the server"));
+    if app.device_failure().is_some() {
+        failed.notify_one();
+    }
     response(reply)
 }
 

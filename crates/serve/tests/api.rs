@@ -3,7 +3,7 @@
 use game::BoardView;
 use ghast::{Ghast, RawOptions};
 use ghodak::Ghodak;
-use mcts::{Evaluation, Evaluator, SearchConfig, UniformEvaluator};
+use mcts::{DeviceError, Evaluation, Evaluator, SearchConfig, UniformEvaluator};
 use play::Bot;
 use serde_json::Value;
 use serve::{App, BotPool, Reply, Request};
@@ -308,13 +308,18 @@ impl Gate {
 }
 
 impl Evaluator<Ghast> for Gate {
-    fn evaluate(&mut self, positions: &[&Ghast], out: &mut [Evaluation]) {
+    fn evaluate(
+        &mut self,
+        positions: &[&Ghast],
+        out: &mut [Evaluation],
+    ) -> Result<(), DeviceError> {
         let (state, changed) = &*self.0;
         let mut guard = state.lock().unwrap();
         guard.waiting = true;
         changed.notify_all();
         drop(changed.wait_while(guard, |s| !s.open).unwrap());
-        UniformEvaluator.evaluate(positions, out);
+        UniformEvaluator.evaluate(positions, out)?;
+        Ok(())
     }
 }
 

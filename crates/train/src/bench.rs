@@ -5,7 +5,7 @@
 //! encoding and bookkeeping cost on top of the network, independent of how fast the machine
 //! is that day.
 
-use game::Planes;
+use game::{DeviceError, Planes};
 use mcts::{Inline, PipelinedEvaluator};
 use nn::{
     DeviceChoice, EvaluatorSettings, InferenceServer, NetConfig, NetEvaluator, NetSize, Network,
@@ -103,7 +103,7 @@ pub fn selfplay<G: Planes>(
                 scope.spawn(move || -> anyhow::Result<WorkerRun> {
                     let worker = Worker::<G>::new(options.clone(), selfplay.clone(), seed as u64);
                     match client {
-                        Some(client) => Ok(run_worker(worker, client, budget, |_| Duration::ZERO)),
+                        Some(client) => Ok(run_worker(worker, client, budget, |_| Duration::ZERO)?),
                         None => {
                             let settings = EvaluatorSettings {
                                 max_batch: selfplay.games_in_flight.next_power_of_two(),
@@ -116,7 +116,7 @@ pub fn selfplay<G: Planes>(
                                 Inline::new(evaluator),
                                 budget,
                                 |inline| inline.inner().network_time(),
-                            ))
+                            )?)
                         }
                     }
                 })
@@ -231,26 +231,26 @@ fn run_worker<G: Planes, E: PipelinedEvaluator<G>>(
     mut evaluator: E,
     budget: Duration,
     network_time: impl Fn(&E) -> Duration,
-) -> WorkerRun {
+) -> Result<WorkerRun, DeviceError> {
     let mut finished = Vec::new();
     for _ in 0..3 {
-        worker.step(&mut evaluator, &mut finished);
+        worker.step(&mut evaluator, &mut finished)?;
     }
     finished.clear();
     let (mut evaluations, mut steps) = (0usize, 0usize);
     let network_before = network_time(&evaluator);
     let started = Instant::now();
     while started.elapsed() < budget {
-        evaluations += worker.step(&mut evaluator, &mut finished).evaluations;
+        evaluations += worker.step(&mut evaluator, &mut finished)?.evaluations;
         steps += 1;
     }
-    WorkerRun {
+    Ok(WorkerRun {
         evaluations,
         steps,
         elapsed: started.elapsed().as_secs_f64(),
         network_seconds: (network_time(&evaluator) - network_before).as_secs_f64(),
         game_lengths: finished.iter().map(|game| game.moves.len()).collect(),
-    }
+    })
 }
 
 /// User and system CPU time of the whole process so far.

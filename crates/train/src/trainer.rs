@@ -2,7 +2,7 @@
 
 use crate::config::{OptimizerKind, TrainerConfig};
 use crate::examples::{Example, example_at};
-use game::Planes;
+use game::{DeviceError, Planes};
 use nn::{HostBatch, LossValues, Network, Targets};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -72,22 +72,35 @@ impl<G: Planes> Trainer<G> {
     }
 
     /// Samples a batch from `window`, takes one optimiser step at the learning rate for
-    /// `step`, and returns the losses; `None` when the window has no usable position.
-    pub fn step<S: ShardStore>(&mut self, window: &Window<S>, step: u64) -> Option<LossValues> {
+    /// `step`, and returns the losses; `None` when the window has no usable position. A
+    /// device that fails (out of memory strikes here too) fails the step, and the trainer
+    /// should not step again: the weights may be half updated.
+    pub fn step<S: ShardStore>(
+        &mut self,
+        window: &Window<S>,
+        step: u64,
+    ) -> Result<Option<LossValues>, DeviceError> {
         let examples = self.sample_examples(window);
         if examples.is_empty() {
-            return None;
+            return Ok(None);
         }
+        self.learn(&examples, step).map(Some)
+    }
+
+    /// One optimiser step on `examples` (not empty) at the learning rate for `step`.
+    fn learn(&mut self, examples: &[Example<G>], step: u64) -> Result<LossValues, DeviceError> {
         let device = self.network.device();
-        let positions: Vec<&G> = examples.iter().map(|example| &example.position).collect();
-        self.host.encode(&positions, positions.len());
-        let inputs = self.host.inputs(device, Kind::Float);
-        let targets = targets(&examples, positions[0], device);
-        let output = self.network.forward_t(&inputs, true);
-        let losses = nn::losses(&output, &targets, &self.config.loss_weights);
-        self.optimizer.set_lr(self.config.learning_rate_at(step));
-        self.optimizer.backward_step(&losses.total);
-        Some(losses.values())
+        nn::on_device(&nn::device_name(device), || {
+            let positions: Vec<&G> = examples.iter().map(|example| &example.position).collect();
+            self.host.encode(&positions, positions.len());
+            let inputs = self.host.inputs(device, Kind::Float);
+            let targets = targets(examples, positions[0], device);
+            let output = self.network.forward_t(&inputs, true);
+            let losses = nn::losses(&output, &targets, &self.config.loss_weights);
+            self.optimizer.set_lr(self.config.learning_rate_at(step));
+            self.optimizer.backward_step(&losses.total);
+            losses.values()
+        })
     }
 
     fn sample_examples<S: ShardStore>(&mut self, window: &Window<S>) -> Vec<Example<G>> {
@@ -166,5 +179,52 @@ fn targets<G: Planes>(examples: &[Example<G>], first: &G, device: tch::Device) -
         ownership: Tensor::from_slice(&ownership)
             .view([n, h, w])
             .to_device(device),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use game::Game;
+    use ghast::{Ghast, GhastOptions};
+    use nn::{NetConfig, Preset};
+    use rand::SeedableRng;
+
+    /// A libtorch error in a training step (here a network that reads one plane more than the
+    /// game has, as a device out of memory would fail the same call) comes back as the
+    /// step's error, in one line, with the device named.
+    #[test]
+    fn a_failed_training_step_is_an_error_naming_the_device() {
+        let options = GhastOptions::default();
+        let start = Ghast::new(&options);
+        let config = NetConfig::sized(
+            Preset::Tiny.size(),
+            start.plane_shape().channels + 1,
+            start.policy_layout(),
+        );
+        let network = Network::new(config, tch::Device::Cpu);
+        let mut trainer = Trainer::<Ghast>::new(
+            network,
+            TrainerConfig::default(),
+            options,
+            ChaCha8Rng::seed_from_u64(1),
+        )
+        .unwrap();
+        let mut legal = Vec::new();
+        start.legal_actions(&mut legal);
+        let example = Example {
+            policy: vec![(legal[0], 1.0)],
+            wdl_index: 0,
+            lead: 0.0,
+            ownership: vec![0.0; start.plane_shape().cells()],
+            position: start,
+        };
+        let error = trainer.learn(&[example], 0).unwrap_err();
+        assert_eq!(error.device, "cpu");
+        assert!(
+            error.message.contains("channels"),
+            "libtorch's words: {error}"
+        );
+        assert!(!error.message.contains('\n'), "one line: {error:?}");
     }
 }

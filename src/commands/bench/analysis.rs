@@ -39,8 +39,8 @@ impl EngineWork for Measure<'_> {
         let visits = args.engine.visits.unwrap_or(100);
         let queries = random_queries::<G>(&options, args.queries, visits, args.max_moves, 1);
         let start = super::cpu_seconds();
-        let in_flight = all_in_flight(&mut engine, &queries);
-        let one = one_at_a_time(&mut engine, &queries);
+        let in_flight = all_in_flight(&mut engine, &queries)?;
+        let one = one_at_a_time(&mut engine, &queries)?;
         let cpu_seconds = super::cpu_seconds() - start;
         let speedup = in_flight.positions_per_sec / one.positions_per_sec;
         let report = serde_json::json!({

@@ -4,8 +4,10 @@ use crate::search::Search;
 use game::Evaluator;
 use game::Game;
 
-/// PUCT search guided by any evaluator (a network, or [`crate::UniformEvaluator`]), with a
-/// fixed visit budget per move and the most visited move played. A decision with one legal
+/// PUCT search guided by an evaluator that runs on the caller's thread and has no device to
+/// fail ([`crate::UniformEvaluator`], [`crate::RolloutEvaluator`]), with a fixed visit budget
+/// per move and the most visited move played. (A network's search is `play::Bot`, an agent
+/// that reports a failed device.) A decision with one legal
 /// action is played without a search: in a dice game most forced passes and single-disc
 /// choices would otherwise each cost a full budget of visits (or of UCT's playouts) that
 /// cannot change the move.
@@ -48,6 +50,7 @@ impl<G: Game, E: Evaluator<G>> Player<G> for MctsPlayer<G, E> {
         }
         self.search
             .run(game, &mut self.evaluator, self.visits)
+            .expect("a player's evaluator has no device to fail")
             .action
     }
 
@@ -64,15 +67,19 @@ impl<G: Game, E: Evaluator<G>> Player<G> for MctsPlayer<G, E> {
 mod tests {
     use super::*;
     use crate::toy::Nim;
-    use game::{Evaluation, Game};
+    use game::{DeviceError, Evaluation, Game};
 
     /// Counts the positions it is asked to judge.
     struct Counting(usize);
 
     impl Evaluator<Nim> for Counting {
-        fn evaluate(&mut self, positions: &[&Nim], out: &mut [Evaluation]) {
+        fn evaluate(
+            &mut self,
+            positions: &[&Nim],
+            out: &mut [Evaluation],
+        ) -> Result<(), DeviceError> {
             self.0 += positions.len();
-            crate::UniformEvaluator.evaluate(positions, out);
+            crate::UniformEvaluator.evaluate(positions, out)
         }
     }
 

@@ -3,7 +3,7 @@ use crate::batch::Batch;
 use crate::config::Formula;
 use crate::evaluator::UniformEvaluator;
 use crate::toy::Nim;
-use game::{Evaluation, Evaluator};
+use game::{DeviceError, Evaluation, Evaluator};
 
 /// Uniform values of zero with a fixed policy, counting the positions it is asked about.
 #[derive(Default)]
@@ -13,7 +13,7 @@ struct Scripted {
 }
 
 impl Evaluator<Nim> for Scripted {
-    fn evaluate(&mut self, positions: &[&Nim], out: &mut [Evaluation]) {
+    fn evaluate(&mut self, positions: &[&Nim], out: &mut [Evaluation]) -> Result<(), DeviceError> {
         self.positions += positions.len();
         if self.policy.is_empty() {
             return UniformEvaluator.evaluate(positions, out);
@@ -22,6 +22,7 @@ impl Evaluator<Nim> for Scripted {
             evaluation.policy.clone_from(&self.policy);
             evaluation.value = 0.0;
         }
+        Ok(())
     }
 }
 
@@ -46,7 +47,9 @@ fn value_of_choice(game: &Nim, tree: &Tree<Nim>) -> f32 {
 fn searched(game: Nim, config: SearchConfig, visits: u32, seed: u64) -> Tree<Nim> {
     let mut tree = Tree::new(game, config, seed);
     tree.set_budget(visits);
-    Batch::new().run(std::slice::from_mut(&mut tree), &mut UniformEvaluator);
+    Batch::new()
+        .run(std::slice::from_mut(&mut tree), &mut UniformEvaluator)
+        .unwrap();
     tree
 }
 
@@ -77,7 +80,9 @@ fn terminal_nodes_are_never_sent_to_the_evaluator() {
     let mut tree = Tree::new(Nim::start(1, 3, None), quiet(), 0);
     tree.set_budget(20);
     let mut evaluator = Scripted::default();
-    Batch::new().run(std::slice::from_mut(&mut tree), &mut evaluator);
+    Batch::new()
+        .run(std::slice::from_mut(&mut tree), &mut evaluator)
+        .unwrap();
     assert_eq!(evaluator.positions, 1, "only the root");
     assert_eq!(tree.root_visit_count(), 20);
 }
@@ -123,7 +128,7 @@ fn batching_without_virtual_loss_gives_the_sequential_tree() {
             tree
         })
         .collect();
-    Batch::new().run(&mut trees, &mut UniformEvaluator);
+    Batch::new().run(&mut trees, &mut UniformEvaluator).unwrap();
     let one_leaf = SearchConfig {
         leaves_per_tree: 1,
         ..config
@@ -147,11 +152,11 @@ fn virtual_loss_spreads_the_leaves_of_one_step() {
         trees[0].set_budget(100);
         let mut batch = Batch::new();
         assert_eq!(
-            batch.step(&mut trees, &mut UniformEvaluator),
+            batch.step(&mut trees, &mut UniformEvaluator).unwrap(),
             1,
             "only the root to start with"
         );
-        let leaves = batch.step(&mut trees, &mut UniformEvaluator);
+        let leaves = batch.step(&mut trees, &mut UniformEvaluator).unwrap();
         let visited = trees[0].root_children().filter(|c| c.visits > 0).count();
         (leaves, visited)
     };
@@ -171,7 +176,9 @@ fn puct_visits_follow_the_priors_when_values_are_equal() {
     };
     let mut tree = Tree::new(Nim::start(40, 3, None), quiet(), 0);
     tree.set_budget(1001);
-    Batch::new().run(std::slice::from_mut(&mut tree), &mut evaluator);
+    Batch::new()
+        .run(std::slice::from_mut(&mut tree), &mut evaluator)
+        .unwrap();
     let mut visits = [0u32; 3];
     for child in tree.root_children() {
         visits[child.action] = child.visits;
@@ -246,7 +253,9 @@ fn a_kept_root_gets_fresh_noise() {
         "priors below the root were never noised"
     );
     tree.set_budget(tree.root_visit_count() + 1);
-    Batch::new().run(std::slice::from_mut(&mut tree), &mut UniformEvaluator);
+    Batch::new()
+        .run(std::slice::from_mut(&mut tree), &mut UniformEvaluator)
+        .unwrap();
     let after: Vec<f32> = tree.root_children().map(|c| c.prior).collect();
     assert!(!is_uniform(&after));
 }
@@ -286,7 +295,12 @@ fn a_finished_game_is_done_at_once() {
     let mut trees = [Tree::new(game, quiet(), 0)];
     trees[0].set_budget(10);
     assert!(trees[0].is_done());
-    assert_eq!(Batch::new().step(&mut trees, &mut UniformEvaluator), 0);
+    assert_eq!(
+        Batch::new()
+            .step(&mut trees, &mut UniformEvaluator)
+            .unwrap(),
+        0
+    );
 }
 
 #[test]
@@ -466,7 +480,9 @@ fn children_form_a_prefix_followed_by_the_best_remaining_prior() {
             policy: (1..=12).map(|i| ((i * 7) % 12) as f32 + 1.0).collect(),
             positions: 0,
         };
-        Batch::new().run(std::slice::from_mut(&mut tree), &mut evaluator);
+        Batch::new()
+            .run(std::slice::from_mut(&mut tree), &mut evaluator)
+            .unwrap();
         for (id, node) in tree.nodes.nodes.iter().enumerate() {
             if node.state != NodeState::Expanded || (gumbel_root && id == 0) {
                 continue;
@@ -496,7 +512,9 @@ fn gumbel_inner_nodes_keep_only_the_moves_their_schedule_could_try() {
     let kept_per_node = 3;
     let mut tree = Tree::new(Nim::start(100, max_take, None), gumbel(false, 2), 3);
     tree.set_budget(8);
-    Batch::new().run(std::slice::from_mut(&mut tree), &mut evaluator);
+    Batch::new()
+        .run(std::slice::from_mut(&mut tree), &mut evaluator)
+        .unwrap();
     assert_eq!(tree.nodes.edges_of(ROOT).len(), max_take as usize);
     let mut most_visits = 0;
     for id in 1..tree.nodes.nodes.len() as NodeId {
@@ -540,12 +558,17 @@ fn chance_nodes_share_their_visits_by_probability_and_are_never_evaluated() {
     use crate::toy::LoadedDie;
     struct NoChance;
     impl Evaluator<LoadedDie> for NoChance {
-        fn evaluate(&mut self, positions: &[&LoadedDie], out: &mut [Evaluation]) {
+        fn evaluate(
+            &mut self,
+            positions: &[&LoadedDie],
+            out: &mut [Evaluation],
+        ) -> Result<(), DeviceError> {
             assert!(
                 positions.iter().all(|p| !p.is_chance()),
                 "a chance position evaluated"
             );
-            UniformEvaluator.evaluate(positions, out);
+            UniformEvaluator.evaluate(positions, out)?;
+            Ok(())
         }
     }
     for (formula, leaves) in [(Formula::Puct, 1), (Formula::Puct, 8), (Formula::Gumbel, 4)] {
@@ -556,7 +579,9 @@ fn chance_nodes_share_their_visits_by_probability_and_are_never_evaluated() {
         };
         let mut tree = Tree::new(LoadedDie::new(&()), config, 5);
         tree.set_budget(800);
-        Batch::new().run(std::slice::from_mut(&mut tree), &mut NoChance);
+        Batch::new()
+            .run(std::slice::from_mut(&mut tree), &mut NoChance)
+            .unwrap();
         assert_eq!(tree.best_action(), 1, "{formula:?}: the likeliest face");
         let exact = 2.0 * LoadedDie::FACES[1] as f32 - 1.0;
         if formula == Formula::Puct {
@@ -639,7 +664,9 @@ fn against_an_erratic_opponent_the_search_plays_for_its_blunders() {
         let mut tree = Tree::new(game.clone(), config, 3);
         tree.expect_erratic(Some((Side::Second, rate)));
         tree.set_budget(20_000);
-        Batch::new().run(std::slice::from_mut(&mut tree), &mut UniformEvaluator);
+        Batch::new()
+            .run(std::slice::from_mut(&mut tree), &mut UniformEvaluator)
+            .unwrap();
         assert_eq!(tree.best_action(), Nim::take(1), "{formula:?}");
         let expected = value_after(&game, Nim::take(1), Side::Second, rate);
         assert!(
@@ -657,7 +684,9 @@ fn against_an_erratic_opponent_the_search_plays_for_its_blunders() {
         );
         let mut minimax = Tree::new(game.clone(), tree.config.clone(), 3);
         minimax.set_budget(20_000);
-        Batch::new().run(std::slice::from_mut(&mut minimax), &mut UniformEvaluator);
+        Batch::new()
+            .run(std::slice::from_mut(&mut minimax), &mut UniformEvaluator)
+            .unwrap();
         assert!(
             minimax.root_value() < -0.9,
             "{formula:?}: lost against best play"
@@ -669,12 +698,13 @@ fn against_an_erratic_opponent_the_search_plays_for_its_blunders() {
 struct WinningButBehind;
 
 impl Evaluator<Nim> for WinningButBehind {
-    fn evaluate(&mut self, positions: &[&Nim], out: &mut [Evaluation]) {
-        UniformEvaluator.evaluate(positions, out);
+    fn evaluate(&mut self, positions: &[&Nim], out: &mut [Evaluation]) -> Result<(), DeviceError> {
+        UniformEvaluator.evaluate(positions, out)?;
         for evaluation in out.iter_mut() {
             evaluation.value = 0.3;
             evaluation.lead = -10.0;
         }
+        Ok(())
     }
 }
 
@@ -690,7 +720,9 @@ fn the_game_value_is_backed_up_apart_from_the_score_term() {
     };
     let mut tree = Tree::new(Nim::start(30, 3, None), config, 3);
     tree.set_budget(1);
-    Batch::new().run(std::slice::from_mut(&mut tree), &mut WinningButBehind);
+    Batch::new()
+        .run(std::slice::from_mut(&mut tree), &mut WinningButBehind)
+        .unwrap();
     let score_term = std::f32::consts::FRAC_2_PI * (-10.0f32 / 5.0).atan();
     assert!((tree.root_value() - (0.3 + score_term)).abs() < 1e-6);
     assert!((tree.root_game_value() - 0.3).abs() < 1e-6);
@@ -698,7 +730,9 @@ fn the_game_value_is_backed_up_apart_from_the_score_term() {
     // A few visits more, none reaching the end of the game: every backup is some node's
     // (0.3, 0.3 + score term) with one sign, so each mean keeps that ratio.
     tree.set_budget(6);
-    Batch::new().run(std::slice::from_mut(&mut tree), &mut WinningButBehind);
+    Batch::new()
+        .run(std::slice::from_mut(&mut tree), &mut WinningButBehind)
+        .unwrap();
     let ratio = (0.3 + score_term) / 0.3;
     let visited: Vec<ChildStats> = children(&tree)
         .into_iter()
@@ -757,11 +791,12 @@ fn a_search_that_skips_futile_moves_never_tries_one_unless_nothing_else_is_legal
 struct LeadIsStonesLeft;
 
 impl Evaluator<Nim> for LeadIsStonesLeft {
-    fn evaluate(&mut self, positions: &[&Nim], out: &mut [Evaluation]) {
-        UniformEvaluator.evaluate(positions, out);
+    fn evaluate(&mut self, positions: &[&Nim], out: &mut [Evaluation]) -> Result<(), DeviceError> {
+        UniformEvaluator.evaluate(positions, out)?;
         for (position, evaluation) in positions.iter().zip(out.iter_mut()) {
             evaluation.lead = position.stones_left() as f32;
         }
+        Ok(())
     }
 }
 
@@ -774,7 +809,9 @@ fn leads_are_backed_up_from_the_root_movers_view() {
     let mut tree = Tree::new(Nim::start(20, 3, None), config, 0);
     // The root, then each of its three moves once.
     tree.set_budget(4);
-    Batch::new().run(std::slice::from_mut(&mut tree), &mut LeadIsStonesLeft);
+    Batch::new()
+        .run(std::slice::from_mut(&mut tree), &mut LeadIsStonesLeft)
+        .unwrap();
     for child in children(&tree) {
         let taken = child.action as f32 + 1.0;
         assert_eq!(child.visits, 1);
@@ -818,7 +855,9 @@ fn a_move_filter_keeps_avoided_moves_out_of_the_root_only_until_its_depth() {
         }],
     }));
     tree.set_budget(200);
-    Batch::new().run(std::slice::from_mut(&mut tree), &mut UniformEvaluator);
+    Batch::new()
+        .run(std::slice::from_mut(&mut tree), &mut UniformEvaluator)
+        .unwrap();
     let actions: Vec<usize> = children(&tree).iter().map(|c| c.action).collect();
     assert_eq!(actions.len(), 2, "{actions:?}");
     assert!(!actions.contains(&Nim::take(1)));

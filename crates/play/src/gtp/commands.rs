@@ -1,8 +1,11 @@
 //! What each GTP command does.
 
 use super::{Engine, colour::parse_colour, protocol::Command};
+use crate::PlayError;
 use crate::bot::Analysis;
-use game::{Choice, Ending, GtpGame, Outcome, Planes, resigned_score_text};
+use game::{
+    AgentFailure, Choice, DeviceError, Ending, GtpGame, Outcome, Planes, resigned_score_text,
+};
 use std::fmt::Write;
 
 /// Every command the engine knows, as `list_commands` prints them.
@@ -139,10 +142,11 @@ impl<G: GtpGame + Planes> Engine<G> {
     /// rule of its `bot.toml`); the game is then over.
     fn genmove(&mut self, colour: &str) -> Response {
         self.check_turn(colour)?;
-        let choice = self
-            .referee
-            .take_whole_move(&mut self.bot)
-            .map_err(|e| e.to_string())?;
+        let choice = match self.referee.take_whole_move(&mut self.bot) {
+            Ok(choice) => choice,
+            Err(AgentFailure::Device(error)) => return Err(self.fail(error)),
+            Err(AgentFailure::Lost(why)) => return Err(why),
+        };
         if choice == Choice::Resign {
             return Ok("resign".to_owned());
         }
@@ -190,6 +194,13 @@ impl<G: GtpGame + Planes> Engine<G> {
         Ok(())
     }
 
+    /// The device failed: the response says so, and the engine stops after it.
+    fn fail(&mut self, error: DeviceError) -> String {
+        let message = error.to_string();
+        self.failed = Some(error);
+        message
+    }
+
     fn undo(&mut self) -> Response {
         let mut moves = self.moves.clone();
         moves.pop().ok_or_else(|| "cannot undo".to_owned())?;
@@ -213,10 +224,11 @@ impl<G: GtpGame + Planes> Engine<G> {
     /// `value <v> winrate <p> visits <n>` for the side to move, then one line per top move:
     /// `<move> visits <n> prior <p> value <v>` (value `-` for an unvisited move).
     fn analyze(&mut self, visits: Option<u32>) -> Response {
-        let analysis = self
-            .bot
-            .analyze(self.referee.game(), visits)
-            .map_err(|e| e.to_string())?;
+        let analysis = match self.bot.analyze(self.referee.game(), visits) {
+            Ok(analysis) => analysis,
+            Err(PlayError::Device(error)) => return Err(self.fail(error)),
+            Err(error) => return Err(error.to_string()),
+        };
         Ok(format_analysis(
             &analysis,
             G::COLOURS[self.game().to_move().index()],

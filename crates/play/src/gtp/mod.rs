@@ -16,8 +16,8 @@ pub use commands::COMMANDS;
 pub use protocol::{Command, write_response};
 
 use crate::bot::Bot;
-use game::{GtpGame, Planes, Referee};
-use std::io::{self, BufRead, Write};
+use game::{DeviceError, GtpGame, Planes, Referee, ServeError};
+use std::io::{BufRead, Write};
 
 /// The engine's state: the bot, the game's options, where the game started (its position
 /// string) and the moves played since, as the engine was told them (so that `undo` and
@@ -30,6 +30,8 @@ pub struct Engine<G: GtpGame + Planes> {
     start: String,
     moves: Vec<String>,
     referee: Referee<G>,
+    /// The device failed in the command under way: the engine stops once it is answered.
+    failed: Option<DeviceError>,
 }
 
 impl<G: GtpGame + Planes> Engine<G> {
@@ -42,6 +44,7 @@ impl<G: GtpGame + Planes> Engine<G> {
             options,
             moves: Vec::new(),
             referee: Referee::new(game),
+            failed: None,
         }
     }
 
@@ -50,8 +53,14 @@ impl<G: GtpGame + Planes> Engine<G> {
     }
 
     /// Answers commands from `input` until `quit` or the end of the input. Only I/O errors
-    /// end it early: a bad command gets a `?` response and the engine reads on.
-    pub fn run(&mut self, mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+    /// and a failed device end it early: a bad command gets a `?` response and the engine
+    /// reads on, while a command whose search the device failed gets a `?` response with the
+    /// device's words, and then the engine stops with that error (as KataGo does).
+    pub fn run(
+        &mut self,
+        mut input: impl BufRead,
+        mut output: impl Write,
+    ) -> Result<(), ServeError> {
         let mut line = Vec::new();
         loop {
             line.clear();
@@ -63,6 +72,9 @@ impl<G: GtpGame + Planes> Engine<G> {
             };
             let response = self.execute(&command);
             write_response(&mut output, command.id, &response)?;
+            if let Some(error) = self.failed.take() {
+                return Err(ServeError::Device(error));
+            }
             if command.name == "quit" {
                 return Ok(());
             }

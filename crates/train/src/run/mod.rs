@@ -22,7 +22,7 @@ use crate::journal::Journal;
 use crate::metrics::Metrics;
 use crate::{RunConfig, RunDir, RunStore, Trainer};
 use anyhow::{Context, Result};
-use game::Planes;
+use game::{DeviceError, Planes};
 use nn::{DeviceChoice, NetConfig, Network};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -77,7 +77,17 @@ pub fn train<G: Planes>(
         Role::SelfPlay(store) => Process::self_play(run, config, store, device)?,
         Role::Learner(store) => Process::learner(run, config, store, device)?,
     };
-    process.run(limit)
+    process.run(limit).map_err(|error| {
+        if error.chain().any(|cause| cause.is::<DeviceError>()) {
+            // Every thread has stopped: what the device's error leaves is said with it.
+            error.context(
+                "the run stopped; its finished games and written checkpoints are kept, and a \
+                 restart (`--resume`) goes on from them",
+            )
+        } else {
+            error
+        }
+    })
 }
 
 /// The threads one process of a run starts, assembled for its role: self-play workers and the

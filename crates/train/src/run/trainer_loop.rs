@@ -81,7 +81,7 @@ impl<G: Planes> TrainerLoop<'_, G> {
                 std::thread::sleep(Duration::from_millis(50));
                 continue;
             }
-            let Some(losses) = self.trainer.step(&self.window, self.step) else {
+            let Some(losses) = self.trainer.step(&self.window, self.step)? else {
                 std::thread::sleep(Duration::from_millis(50));
                 continue;
             };

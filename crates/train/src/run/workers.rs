@@ -154,7 +154,7 @@ fn play<G: Planes, E: PipelinedEvaluator<G>>(
     let mut last_check = Instant::now();
     let mut resign_threshold = worker.resign_threshold();
     while !shared.stopping() {
-        let report = worker.step(&mut evaluator, &mut finished);
+        let report = worker.step(&mut evaluator, &mut finished)?;
         shared
             .evaluations
             .fetch_add(report.evaluations as u64, Ordering::Relaxed);
@@ -178,7 +178,7 @@ fn play<G: Planes, E: PipelinedEvaluator<G>>(
                 }
             }
             if let Some((next, inner)) = newer(generation)? {
-                let drained = worker.drain(&mut evaluator);
+                let drained = worker.drain(&mut evaluator)?;
                 shared
                     .evaluations
                     .fetch_add(drained as u64, Ordering::Relaxed);
