@@ -1,10 +1,15 @@
-"""Writes the seed corpus of each fuzz target from files of the repository: ROOT CORPUS."""
+"""Writes the seed corpus of each fuzz target from files of the repository: ROOT CORPUS GHAST
+(the `ghast` binary, whose `ghast games --json` lists the games in the order of crates/games)."""
 
+import json
 import pathlib
 import struct
+import subprocess
 import sys
 
 root, corpus = map(pathlib.Path, sys.argv[1:3])
+CATALOGUE = json.loads(subprocess.run([sys.argv[3], "games", "--json"], check=True,
+                                      capture_output=True).stdout)
 
 
 def seed(target, name, data):
@@ -14,10 +19,9 @@ def seed(target, name, data):
 
 
 # moves: a game byte (its remainder by the number of games picks one, in the order of
-# crates/games: 0 Ghast, 1 Fakerghast, 2 Ghodak, 3 Pig, 4 Vastuz, 5 Qast, 6 Ghost Chess), a line
-# of the game's rules as KEY=VALUE words (a vector's replay flags), the start position, then
-# the moves of a vector game.
-GAMES = ["ghast", "fakerghast", "ghodak", "pig", "vastuz", "qast", "ghostchess"]
+# crates/games), a line of the game's rules as KEY=VALUE words (a vector's replay flags), the
+# start position, then the moves of a vector game.
+GAMES = [game["name"] for game in CATALOGUE]
 
 
 def rules_line(words):
@@ -71,24 +75,26 @@ for bot in sorted(path.parent for path in (root / "models").glob("*/model.json")
 for shard in sorted((root / "fuzz/seed-run/shards").glob("shard-*.bin"))[:3]:
     seed("shard", shard.name, shard.read_bytes())
 
-# gtp and http: a game byte (its remainder by 6: 0 Ghast, 1 Fakerghast, 2 Ghodak, 3 Vastuz,
-# 4 Qast, 5 Ghost Chess), then the commands or the request.
-GAMES_WITH_A_PAGE = ["ghast", "fakerghast", "ghodak", "vastuz", "qast", "ghostchess"]
-seed("gtp", "ghast-game", b"\x00" + b"boardsize 4\nkomi 0.5\nplay b d4:2\ngenmove w\nshowboard\n"
+# gtp and http: a game byte (its remainder by the number of games that speak GTP, or that have
+# a page, picks one of them, in the order of crates/games), then the commands or the request.
+GAMES_WITH_GTP = [game["name"] for game in CATALOGUE if "gtp" in game["capabilities"]]
+GAMES_WITH_A_PAGE = [game["name"] for game in CATALOGUE if "page" in game["capabilities"]]
+seed("gtp", "ghast-game", bytes([GAMES_WITH_GTP.index("ghast")]) + b"boardsize 4\nkomi 0.5\nplay b d4:2\ngenmove w\nshowboard\n"
      b"ghast-position\nundo\nghast-analyze 8\nfinal_score\nlist_commands\nquit\n")
 seed("gtp", "ghast-position",
-     b"\x00" + b"ghast-set_position 4/5/6/7/6/5/4 o 1\nghast-set_visits 4\ngenmove b\n")
-seed("gtp", "ghodak-game", b"\x02" + b"boardsize 9\nkomi 7.5\nplay b e5\ngenmove w\nshowboard\n"
+     bytes([GAMES_WITH_GTP.index("ghast")]) + b"ghast-set_position 4/5/6/7/6/5/4 o 1\nghast-set_visits 4\ngenmove b\n")
+seed("gtp", "ghodak-game", bytes([GAMES_WITH_GTP.index("ghodak")]) + b"boardsize 9\nkomi 7.5\nplay b e5\ngenmove w\nshowboard\n"
      b"undo\nfinal_score\nlist_commands\n")
-for selector, name in enumerate(GAMES_WITH_A_PAGE):
+for selector, name in enumerate(GAMES_WITH_GTP):
     seed("gtp", f"{name}-bot", bytes([selector]) + b"list_commands\ngenmove b\ngenmove w\n"
          b"showboard\nundo\nfinal_score\nclear_board\nquit\n")
+for selector, name in enumerate(GAMES_WITH_A_PAGE):
     seed("http", f"{name}-state", bytes([selector]) + b"GET\n/api/state\n\n")
     seed("http", f"{name}-bot", bytes([selector]) + b"POST\n/api/bot\n\n")
     seed("http", f"{name}-analyse", bytes([selector]) + b'POST\n/api/analyse\n\n{"visits": 8}')
-seed("http", "ghast-play", b"\x00" + b'POST\n/api/play\n\n{"move": "a4:1"}')
-seed("http", "ghast-new", b"\x00" + b'POST\n/api/new?x=1\n\n{"human": "blue", "visits": 4, "size": 3}')
-seed("http", "ghodak-play", b"\x02" + b'POST\n/api/play\n\n{"move": "e5"}')
+seed("http", "ghast-play", bytes([GAMES_WITH_A_PAGE.index("ghast")]) + b'POST\n/api/play\n\n{"move": "a4:1"}')
+seed("http", "ghast-new", bytes([GAMES_WITH_A_PAGE.index("ghast")]) + b'POST\n/api/new?x=1\n\n{"human": "blue", "visits": 4, "size": 3}')
+seed("http", "ghodak-play", bytes([GAMES_WITH_A_PAGE.index("ghodak")]) + b'POST\n/api/play\n\n{"move": "e5"}')
 
 # analysis: query lines as KataGo's tools send them, good and bad.
 seed("analysis", "katago", '{"id":"foo","initialStones":[["B","C3"]],"moves":[["W","E5"],["B","D4"]],'

@@ -27,15 +27,16 @@ sanitizer="${FUZZ_SANITIZER:-address}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-alloc_dealloc_mismatch=0}"
 cargo +nightly fuzz build --sanitizer "$sanitizer"
 
-# A shard to seed the shard target with, from a one-generation tiny run.
+# The binary: a tiny run's shard seeds the shard target, and `ghast games --json` lists the
+# games for the seeds.
+cargo build --quiet --release --manifest-path "$root/Cargo.toml" --bin ghast
 seed_run="$root/fuzz/seed-run"
 if ! ls "$seed_run/shards"/shard-*.bin >/dev/null 2>&1; then
     rm -rf "$seed_run"
-    cargo build --quiet --release --manifest-path "$root/Cargo.toml" --bin ghast
     "$root/target/release/ghast" train --config "$root/configs/tiny.toml" --run "$seed_run" \
         --generations 1 >/dev/null 2>&1
 fi
-python3 "$root/fuzz/seeds.py" "$root" "$root/fuzz/corpus"
+python3 "$root/fuzz/seeds.py" "$root" "$root/fuzz/corpus" "$root/target/release/ghast"
 
 for target in "${targets[@]}"; do
     log="$root/fuzz/logs/$target.log"

@@ -232,7 +232,7 @@ fn katagos_command_line_and_config_start_the_go_bot() {
         &config,
         "# A KataGo analysis config\nlogDir = analysis_logs\nmaxVisits = 24\n\
          numAnalysisThreads = 4\nnumSearchThreadsPerAnalysisThread = 2\n\
-         reportAnalysisWinratesAs = BLACK\nnnCacheSizePowerOfTwo = 20\n",
+         reportAnalysisWinratesAs = BLACK\nnnCacheSizePowerOfTwo = 20\nnnMutexPoolSizePowerOfTwo = 17\n",
     )
     .unwrap();
     let model = model("ghodak9");
@@ -251,7 +251,7 @@ fn katagos_command_line_and_config_start_the_go_bot() {
         "{log:?}"
     );
     assert!(
-        log.iter().any(|l| l.contains("nnCacheSizePowerOfTwo")),
+        log.iter().any(|l| l.contains("nnMutexPoolSizePowerOfTwo")),
         "{log:?}"
     );
     // A line that is not UTF-8 is bad input like any other.
@@ -296,7 +296,8 @@ fn katagos_command_line_and_config_start_the_go_bot() {
         );
         for info in result["moveInfos"].as_array().unwrap() {
             let pv = info["pv"].as_array().unwrap();
-            assert!(!pv.is_empty() && pv.len() <= 3, "analysisPVLen: {info}");
+            // KataGo's analysisPVLen counts the moves after the first.
+            assert!(!pv.is_empty() && pv.len() <= 4, "analysisPVLen: {info}");
             assert_eq!(info["pvVisits"].as_array().unwrap().len(), pv.len());
         }
         let ownership = result["ownership"].as_array().unwrap();
@@ -359,7 +360,7 @@ fn a_bad_bot_or_config_is_refused_in_one_line() {
                 "-config",
                 config.to_str().unwrap(),
             ],
-            "bad.cfg line 1: maxVisits = `lots` is not a whole number",
+            "bad.cfg line 1: maxVisits = `lots`: not a number",
         ),
     ] {
         let output = Command::new(env!("CARGO_BIN_EXE_ghast"))
@@ -374,4 +375,84 @@ fn a_bad_bot_or_config_is_refused_in_one_line() {
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
         assert!(output.stdout.is_empty());
     }
+}
+
+/// What a client written for KataGo sends, through the real binary with the shipped Go bot:
+/// `overrideSettings` (the view, the visits, the variations' length, and a setting this
+/// engine lacks, which gets a warning), moves out of turn and KataGo's first player after a
+/// handicap, a turn asked twice, a query with a bad move (one error line, nothing searched),
+/// the search's ownership (the root's and each move's), the policy, `lcb` in `rootInfo`, and
+/// `clear_cache`.
+#[test]
+fn a_katago_clients_queries_are_answered_as_katago_answers_them() {
+    let model = model("ghodak9");
+    let mut engine = Analysis::start(&["--bot", model.to_str().unwrap(), "--visits", "30"]);
+    engine.started();
+    engine.send(
+        r#"{"id":"k","moves":[["B","E5"],["B","C3"],["W","G7"]],"analyzeTurns":[3,2,2],"includeOwnership":true,"includeMovesOwnership":true,"includePolicy":true,"overrideSettings":{"reportAnalysisWinratesAs":"BLACK","maxVisits":20,"analysisPVLen":2,"wideRootNoise":0.04}}"#,
+    );
+    let answers = engine.until(|a| is_final(a, "k") && a["turnNumber"] == 2);
+    let warning = &answers[0];
+    assert_eq!(warning["field"], "overrideSettings", "{answers:?}");
+    assert!(
+        warning["warning"]
+            .as_str()
+            .unwrap()
+            .contains("`wideRootNoise`")
+    );
+    let mut turns: Vec<&Value> = answers.iter().filter(|a| is_final(a, "k")).collect();
+    let last = engine.until(|a| is_final(a, "k"));
+    turns.extend(last.iter().filter(|a| is_final(a, "k")));
+    let mut numbers: Vec<u64> = turns
+        .iter()
+        .map(|a| a["turnNumber"].as_u64().unwrap())
+        .collect();
+    numbers.sort_unstable();
+    assert_eq!(numbers, [2, 3], "turn 2 asked twice, answered once");
+    for turn in &turns {
+        let root = &turn["rootInfo"];
+        assert_eq!(root["visits"], 20, "{turn}");
+        // Black moved twice: White is to move at turn 2, Black at turn 3.
+        let to_move = if turn["turnNumber"] == 2 { "W" } else { "B" };
+        assert_eq!(root["currentPlayer"], to_move, "{turn}");
+        // The side to move's lower bound; from Black's view at White's turn, White's bound
+        // turned round, as KataGo gives it.
+        let (lcb, winrate) = (
+            root["lcb"].as_f64().unwrap(),
+            root["winrate"].as_f64().unwrap(),
+        );
+        if to_move == "B" {
+            assert!(lcb <= winrate, "{root}");
+        } else {
+            assert!(lcb >= winrate, "{root}");
+        }
+        let ownership = turn["ownership"].as_array().unwrap();
+        assert_eq!(ownership.len(), 81);
+        // Black's view: its stone on C3 (row 7 from the top, column 2) is its own.
+        assert!(ownership[6 * 9 + 2].as_f64().unwrap() > 0.0, "{turn}");
+        assert_eq!(turn["policy"].as_array().unwrap().len(), 82);
+        for info in turn["moveInfos"].as_array().unwrap() {
+            assert!(info["pv"].as_array().unwrap().len() <= 3, "{info}");
+            assert_eq!(
+                info["ownership"].as_array().map(Vec::len),
+                Some(81),
+                "{info}"
+            );
+        }
+    }
+    engine.send(r#"{"id":"h","initialStones":[["B","C3"],["B","G7"]],"moves":[],"maxVisits":5}"#);
+    let handicap = engine.until(|a| is_final(a, "h"));
+    assert_eq!(handicap.last().unwrap()["rootInfo"]["currentPlayer"], "W");
+    engine.send(r#"{"id":"bad","moves":[["B","E5"],["W","Z9"]],"analyzeTurns":[0,1,2]}"#);
+    let refused = engine.next();
+    assert_eq!(
+        (&refused["id"], &refused["field"]),
+        (&Value::from("bad"), &Value::from("moves"))
+    );
+    engine.send(r#"{"id":"c","action":"clear_cache"}"#);
+    assert_eq!(engine.next()["action"], "clear_cache");
+    assert!(
+        engine.finish().is_empty(),
+        "nothing answered for the bad query"
+    );
 }

@@ -139,6 +139,53 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// `text` without its `#[cfg(test)]` items (a test module, a helper method), which the scans
+/// let name a game or step one: the code before, between and after them is scanned. An item
+/// ends at its first `;` outside braces, or with the braces it opens.
+fn production_code(text: &str) -> String {
+    let mut code = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("#[cfg(test)]") {
+        code.push_str(&rest[..start]);
+        let item = &rest[start + "#[cfg(test)]".len()..];
+        let mut depth = 0usize;
+        let mut end = item.len();
+        for (index, c) in item.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = index + 1;
+                        break;
+                    }
+                }
+                ';' if depth == 0 => {
+                    end = index + 1;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        // Keep the lines counted, so that a finding names its real line.
+        code.extend(item[..end].matches('\n').map(|_| '\n'));
+        rest = &item[end..];
+    }
+    code.push_str(rest);
+    code
+}
+
+#[test]
+fn production_code_keeps_what_follows_a_test_item() {
+    let text = "a\n#[cfg(test)]\nfn len(&self) -> usize {\n    {1}\n}\nb\n#[cfg(test)]\nmod toy;\nc\n#[cfg(test)]\nmod tests {\n    x\n}\n";
+    let code = production_code(text);
+    assert_eq!(
+        code.lines().collect::<Vec<_>>(),
+        ["a", "", "", "", "", "b", "", "", "c", "", "", "", ""]
+    );
+    assert_eq!(code.lines().count(), text.lines().count());
+}
+
 #[test]
 fn outside_its_crate_only_the_list_of_games_names_a_game() {
     let games = game_crates();
@@ -161,7 +208,7 @@ fn outside_its_crate_only_the_list_of_games_names_a_game() {
     for file in files.iter().filter(|file| !exempt.contains(file)) {
         let text = std::fs::read_to_string(file).unwrap();
         // Unit tests may take a game as their subject.
-        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        let code = production_code(&text);
         for game in &games {
             if code.contains(&format!("{game}::")) {
                 naming.push(format!("{} names {game}", file.display()));
@@ -172,13 +219,13 @@ fn outside_its_crate_only_the_list_of_games_names_a_game() {
 }
 
 /// One driver of a game: the crates that play games between sides (self-play, the arena, the
-/// bots) step them through `game::Referee` alone, whose `play_automatic` plays chance, the
-/// opening and forced decisions. None applies an action to a position or draws chance's
-/// outcome itself.
+/// bots over GTP, the page) step them through `game::Referee` alone, whose `play_automatic`
+/// plays chance, the opening and forced decisions, and which replays their history. None
+/// applies an action to a position or draws chance's outcome itself.
 #[test]
 fn games_are_stepped_by_the_referee_alone() {
     let mut files = Vec::new();
-    for package in ["selfplay", "arena", "play"] {
+    for package in ["selfplay", "arena", "play", "serve"] {
         sources(&root().join("crates").join(package).join("src"), &mut files);
     }
     let stepping = [
@@ -190,7 +237,7 @@ fn games_are_stepped_by_the_referee_alone() {
     let mut found = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();
-        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        let code = production_code(&text);
         for (number, line) in code.lines().enumerate() {
             let line = line.split("//").next().unwrap_or_default();
             for call in stepping.iter().filter(|call| line.contains(*call)) {
@@ -199,4 +246,85 @@ fn games_are_stepped_by_the_referee_alone() {
         }
     }
     assert!(found.is_empty(), "{found:#?}");
+}
+
+/// The top-level modules of the crate whose sources are in `src`, by name, with the text of
+/// each (a module's folder included).
+fn modules(src: &Path) -> Vec<(String, String)> {
+    let mut modules = Vec::new();
+    for entry in std::fs::read_dir(src).unwrap() {
+        let path = entry.unwrap().path();
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        if stem == "lib" || stem == "main" {
+            continue;
+        }
+        let mut files = Vec::new();
+        if path.is_dir() {
+            sources(&path, &mut files);
+            // A folder's `tests.rs` is its unit tests (`#[cfg(test)] mod tests;`).
+            files.retain(|file| !file.ends_with("tests.rs"));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path.clone());
+        }
+        if files.is_empty() {
+            continue;
+        }
+        let text: String = files
+            .iter()
+            .map(|file| production_code(&std::fs::read_to_string(file).unwrap()))
+            .collect();
+        modules.push((stem, text));
+    }
+    modules.sort();
+    modules
+}
+
+/// The modules of each crate import one another one way only: no two (and no ring of them)
+/// reach each other through `crate::` paths, so that each module can be read with only the
+/// ones below it in mind.
+#[test]
+fn modules_of_a_crate_import_one_another_one_way() {
+    let mut circles = Vec::new();
+    for package in std::fs::read_dir(root().join("crates")).unwrap() {
+        let src = package.unwrap().path().join("src");
+        if !src.is_dir() {
+            continue;
+        }
+        let modules = modules(&src);
+        let names: Vec<&str> = modules.iter().map(|(name, _)| name.as_str()).collect();
+        // `uses[a]`: the modules that module `a` names as `crate::b`.
+        let uses: Vec<Vec<usize>> = modules
+            .iter()
+            .map(|(name, text)| {
+                (0..names.len())
+                    .filter(|&b| {
+                        names[b] != name
+                            && (text.contains(&format!("crate::{}::", names[b]))
+                                || text.contains(&format!("crate::{};", names[b]))
+                                || text.contains(&format!("crate::{{{}", names[b]))
+                                || text.contains(&format!("crate::{}}}", names[b])))
+                    })
+                    .collect()
+            })
+            .collect();
+        // A module that reaches itself through the others is on a circle.
+        for start in 0..names.len() {
+            let mut seen = vec![false; names.len()];
+            let mut stack = uses[start].clone();
+            while let Some(module) = stack.pop() {
+                if module == start {
+                    circles.push(format!(
+                        "{}: {} imports itself through others",
+                        src.display(),
+                        names[start]
+                    ));
+                    break;
+                }
+                if !std::mem::replace(&mut seen[module], true) {
+                    stack.extend(&uses[module]);
+                }
+            }
+        }
+    }
+    assert!(circles.is_empty(), "{circles:#?}");
 }

@@ -4,7 +4,7 @@
 //! target takes (a query may ask for any number of visits), after which every query is
 //! terminated.
 
-use analysis::{Engine, Perspective, Settings};
+use analysis::{AnalysisEngine, Perspective, SearchSettings, Settings};
 use game::Planes;
 use libfuzzer_sys::fuzz_target;
 use mcts::{SearchConfig, UniformEvaluator};
@@ -14,22 +14,26 @@ const STEPS: usize = 64;
 
 fn analyse<G: Planes>(input: &str) {
     let settings = Settings {
-        visits: 16,
         positions_in_flight: 4,
-        perspective: Perspective::SideToMove,
-        pv_len: 5,
-        search: SearchConfig {
-            root_noise: false,
-            ..SearchConfig::default()
+        search: SearchSettings {
+            visits: 16,
+            max_time: None,
+            perspective: Perspective::SideToMove,
+            pv_len: 5,
+            search: SearchConfig {
+                root_noise: false,
+                ..SearchConfig::default()
+            },
         },
+        cache_entries: 1 << 10,
         seed: 0,
     };
-    let mut engine = Engine::<G, _>::new(G::Options::default(), UniformEvaluator, settings);
+    let mut engine = AnalysisEngine::<G, _>::new(G::Options::default(), UniformEvaluator, settings);
     for line in input.lines() {
         engine.handle_line(line);
     }
     for _ in 0..STEPS {
-        if !engine.step() {
+        if !engine.step().expect("uniform priors have no device to fail") {
             break;
         }
     }

@@ -7,7 +7,7 @@
 use game::{GtpGame, GtpWork, Planes};
 use ghast_fuzz::{Pick, for_every_game};
 use libfuzzer_sys::fuzz_target;
-use play::gtp::Engine;
+use play::gtp::GtpEngine;
 use play::{Bot, Bundle};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -45,7 +45,7 @@ fn converse<G: GtpGame + Planes>(input: &str) {
     let options = bundle.settings.game_options.clone();
     let bot = Bot::new(bundle, tch::Device::Cpu, 0).expect("the untrained bot plays");
     let mut output = Vec::new();
-    Engine::new(bot, options)
+    GtpEngine::new(bot, options)
         .run(input.as_bytes(), &mut output)
         .expect("writing to memory cannot fail");
 }

@@ -1,9 +1,10 @@
 use super::registry::{GameWork, for_game};
 use crate::InputError;
-use analysis::{Engine, KataGoConfig, Perspective, Settings};
+use analysis::{AnalysisEngine, KataGoConfig, Perspective, SearchSettings, Settings};
 use anyhow::Context;
 use clap::Args as ClapArgs;
 use game::Planes;
+use mcts::SearchConfig;
 use nn::NetEvaluator;
 use play::Bundle;
 use std::ffi::OsString;
@@ -19,6 +20,9 @@ const DEFAULT_POSITIONS_IN_FLIGHT: usize = 64;
 /// sharply per visit (KataGo gives the same advice for bulk analysis). Raise it to analyse one
 /// position at a time faster.
 const DEFAULT_LEAVES_PER_POSITION: u32 = 2;
+/// Positions the evaluation cache holds unless the config's nnCacheSizePowerOfTwo says
+/// otherwise: 2^16, about 40 MB for 9x9 Go with ownership.
+const DEFAULT_CACHE_ENTRIES: usize = 1 << 16;
 /// Moves of a principal variation unless the config says otherwise (KataGo's default).
 const DEFAULT_PV_LEN: usize = 15;
 
@@ -30,29 +34,33 @@ const DEFAULT_PV_LEN: usize = 15;
 /// It speaks KataGo's analysis protocol (KataGo's docs/Analysis_Engine.md), field for field
 /// where the meaning is the same, so that tools written for KataGo can use a Go bot in its
 /// place: `ghast analysis -config analysis.cfg -model models/ghodak9` is read as KataGo's
-/// command line, its config as KataGo reads it (maxVisits, numAnalysisThreads,
-/// numSearchThreadsPerAnalysisThread, nnMaxBatchSize, reportAnalysisWinratesAs,
-/// analysisPVLen; other keys are ignored with a warning), and "Started, ready to begin
-/// handling requests" on standard error says it is ready.
+/// command line, its config as KataGo reads it (maxVisits, maxTime, numAnalysisThreads,
+/// numSearchThreadsPerAnalysisThread, nnMaxBatchSize, nnCacheSizePowerOfTwo,
+/// reportAnalysisWinratesAs, analysisPVLen and KataGo's search settings; other keys are
+/// ignored with a warning), and "Started, ready to begin handling requests" on standard
+/// error says it is ready.
 #[derive(ClapArgs)]
 #[command(after_long_help = "\
 Query fields: id (required), moves ([[player, move], ...], each move as the game writes it \
 whole; a chance outcome such as a roll is written as the game writes it, its player ignored), \
-analyzeTurns (default: the last), maxVisits, includePolicy, includeOwnership, includePVVisits, avoidMoves and \
-allowMoves ([{\"player\", \"moves\", \"untilDepth\"}]), reportDuringSearchEvery (seconds), \
-priority or priorities, rules (an object of the game's rules, as `ghast games` lists them), \
-and for Go KataGo's rules string, komi, boardXSize, boardYSize, initialStones and \
-initialPlayer. Players are the game's colours, or B/W (first/second) as in GTP.
+analyzeTurns (default: the last), maxVisits, analysisPVLen, overrideSettings (KataGo's search \
+settings: maxVisits, maxTime, reportAnalysisWinratesAs, analysisPVLen, cpuctExploration, ...; \
+one it lacks gets a warning), includePolicy, includeOwnership, includeMovesOwnership, \
+includePVVisits, avoidMoves and allowMoves ([{\"player\", \"moves\", \"untilDepth\"}]), \
+reportDuringSearchEvery (seconds), priority or priorities, rules (an object of the game's \
+rules, as `ghast games` lists them), and for Go KataGo's rules string, komi, boardXSize, \
+boardYSize, initialStones and initialPlayer. Players are the game's colours, or B/W \
+(first/second) as in GTP; in Go a move out of turn hands the turn over, as in KataGo.
 
 Actions: {\"id\", \"action\": \"query_version\" | \"clear_cache\" | \"terminate\" (with \
 terminateId, and turnNumbers if only some) | \"terminate_all\"}; each is answered by echoing it.
 
 Results: id, turnNumber, isDuringSearch, moveInfos (move, visits, winrate, scoreLead, \
-scoreMean, prior, lcb, utility, utilityLcb, order, pv, pvVisits), rootInfo (winrate, \
-scoreLead, utility, visits, currentPlayer, thisHash), policy (one value per action, -1 where \
-illegal; for Go the points from the top left, then pass), ownership (the network's, at the \
-position, one value a cell of the board's grid from the top left, +1 owned by the side the \
-results are seen from). A turn where the game is over is \
+scoreMean, prior, lcb, utility, utilityLcb, order, pv, pvVisits, ownership), rootInfo \
+(winrate, lcb, scoreLead, utility, visits, currentPlayer, thisHash), policy (one value per \
+action, -1 where illegal; for Go the points from the top left, then pass), ownership \
+(averaged over the search, one value a cell of the board's grid from the top left, +1 owned \
+by the side the results are seen from). A turn where the game is over is \
 answered with its exact result and gameOver; a turn where chance decides (a roll to come) is \
 refused with an error line: analyse the turn after the roll. In a game with hidden \
 information the moves are given in full and the search sees only what the side to move may.
@@ -141,7 +149,7 @@ impl EngineArgs {
 
 /// Work with an analysis engine, whatever the game.
 pub trait EngineWork {
-    fn run<G: Planes>(self, engine: Engine<G, NetEvaluator<G>>) -> anyhow::Result<()>;
+    fn run<G: Planes>(self, engine: AnalysisEngine<G, NetEvaluator<G>>) -> anyhow::Result<()>;
 }
 
 struct WithEngine<'a, W> {
@@ -157,10 +165,24 @@ impl<W: EngineWork> GameWork for WithEngine<'_, W> {
     }
 }
 
-/// The engine the flags describe: the bot's network and search, the config's settings.
-fn engine<G: Planes>(args: &EngineArgs) -> anyhow::Result<Engine<G, NetEvaluator<G>>> {
+/// The engine the flags describe: the bot's network and search, the config's settings, the
+/// flags' over them.
+fn engine<G: Planes>(args: &EngineArgs) -> anyhow::Result<AnalysisEngine<G, NetEvaluator<G>>> {
     let input_error = |message: String| anyhow::Error::new(InputError(message));
-    let config = match &args.config {
+    let bundle = Bundle::<G>::open(&args.bot)
+        .map_err(|error| input_error(format!("bot {}: {error}", args.bot.display())))?;
+    let mut search = SearchSettings {
+        visits: bundle.settings.visits,
+        max_time: None,
+        perspective: Perspective::SideToMove,
+        pv_len: DEFAULT_PV_LEN,
+        search: SearchConfig {
+            root_noise: false,
+            leaves_per_tree: DEFAULT_LEAVES_PER_POSITION,
+            ..bundle.settings.search.clone()
+        },
+    };
+    let text = match &args.config {
         Some(path) => std::fs::read_to_string(path)
             .map_err(|error| input_error(format!("config {}: {error}", path.display())))?,
         None => String::new(),
@@ -170,21 +192,15 @@ fn engine<G: Planes>(args: &EngineArgs) -> anyhow::Result<Engine<G, NetEvaluator
         .as_ref()
         .map_or_else(|| "config".to_owned(), |path| path.display().to_string());
     let config = KataGoConfig::parse::<G>(
-        &config,
+        &text,
         args.override_config.as_deref().unwrap_or_default(),
         &source,
+        &mut search,
     )
     .map_err(input_error)?;
     for warning in &config.warnings {
         tracing::warn!("{warning}");
     }
-    let bundle = Bundle::<G>::open(&args.bot)
-        .map_err(|error| input_error(format!("bot {}: {error}", args.bot.display())))?;
-    let mut search = bundle.settings.search.clone();
-    search.root_noise = false;
-    search.leaves_per_tree = config
-        .leaves_per_position
-        .unwrap_or(DEFAULT_LEAVES_PER_POSITION);
     let positions_in_flight = args
         .positions_in_flight
         .or(config.positions_in_flight)
@@ -194,17 +210,16 @@ fn engine<G: Planes>(args: &EngineArgs) -> anyhow::Result<Engine<G, NetEvaluator
             "--positions-in-flight 0: expected at least 1".into(),
         ));
     }
-    let visits = args
-        .visits
-        .or(config.visits)
-        .unwrap_or(bundle.settings.visits);
-    if visits == 0 {
-        return Err(input_error("--visits 0: expected at least 1".into()));
+    if let Some(visits) = args.visits {
+        if visits == 0 {
+            return Err(input_error("--visits 0: expected at least 1".into()));
+        }
+        search.visits = visits;
     }
     // The policy of a query's `includePolicy` is one position more.
     let max_batch = config
         .max_batch
-        .unwrap_or(positions_in_flight * search.leaves_per_tree.max(1) as usize + 1);
+        .unwrap_or(positions_in_flight * search.search.leaves_per_tree.max(1) as usize + 1);
     let options = bundle.settings.game_options.clone();
     let evaluator =
         NetEvaluator::<G>::on_choice(args.device, bundle.checkpoint.network, &options, max_batch)
@@ -212,27 +227,25 @@ fn engine<G: Planes>(args: &EngineArgs) -> anyhow::Result<Engine<G, NetEvaluator
     tracing::info!(
         bot = %args.bot.display(),
         game = G::NAME,
-        visits,
+        visits = search.visits,
         positions_in_flight,
         device = %evaluator.device_name(),
         "analysis engine ready"
     );
     let settings = Settings {
-        visits,
         positions_in_flight,
-        perspective: config.perspective.unwrap_or(Perspective::SideToMove),
-        pv_len: config.pv_len.unwrap_or(DEFAULT_PV_LEN),
         search,
+        cache_entries: config.cache_entries.unwrap_or(DEFAULT_CACHE_ENTRIES),
         seed: args.seed.or(config.seed).unwrap_or(0),
     };
-    Ok(Engine::new(options, evaluator, settings))
+    Ok(AnalysisEngine::new(options, evaluator, settings))
 }
 
 /// Answers queries on standard input and output.
 struct Analyse(bool);
 
 impl EngineWork for Analyse {
-    fn run<G: Planes>(self, mut engine: Engine<G, NetEvaluator<G>>) -> anyhow::Result<()> {
+    fn run<G: Planes>(self, mut engine: AnalysisEngine<G, NetEvaluator<G>>) -> anyhow::Result<()> {
         // KataGo's words: tools wait for this line before they send queries.
         eprintln!("Started, ready to begin handling requests");
         engine

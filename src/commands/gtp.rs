@@ -3,7 +3,7 @@ use crate::InputError;
 use anyhow::Context;
 use clap::Args as ClapArgs;
 use game::{GtpGame, GtpWork, Planes};
-use play::gtp::Engine;
+use play::gtp::GtpEngine;
 use play::{Bot, Bundle};
 use std::io::{BufWriter, stdin, stdout};
 use std::path::PathBuf;
@@ -96,7 +96,7 @@ fn speak<G: GtpGame + Planes>(args: &Args) -> anyhow::Result<()> {
         bot.set_visits(visits).map_err(input_error)?;
     }
     tracing::info!(bot = %args.bot.display(), visits = bot.visits(), ?device, "GTP engine ready");
-    Engine::new(bot, options)
+    GtpEngine::new(bot, options)
         .run(stdin().lock(), BufWriter::new(stdout().lock()))
         .context("gtp")
 }

@@ -2,7 +2,7 @@
 //! sent when the last is answered, as a client of a GTP engine works) and all in flight at
 //! once, on one engine, side by side.
 
-use crate::engine::Engine;
+use crate::engine::AnalysisEngine;
 use game::{DeviceError, Evaluator, Game, Planes, short_colour};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -71,12 +71,12 @@ impl Rate {
 
 /// Analyses `queries` one at a time (each sent when the one before is answered).
 pub fn one_at_a_time<G: Planes, E: Evaluator<G>>(
-    engine: &mut Engine<G, E>,
+    engine: &mut AnalysisEngine<G, E>,
     queries: &[String],
 ) -> Result<Rate, DeviceError> {
     let start = Instant::now();
     for query in queries {
-        engine.handle_line(query)?;
+        engine.handle_line(query);
         while engine.step()? {}
         expect_answers(engine, 1);
     }
@@ -85,19 +85,19 @@ pub fn one_at_a_time<G: Planes, E: Evaluator<G>>(
 
 /// Analyses `queries` all sent at once.
 pub fn all_in_flight<G: Planes, E: Evaluator<G>>(
-    engine: &mut Engine<G, E>,
+    engine: &mut AnalysisEngine<G, E>,
     queries: &[String],
 ) -> Result<Rate, DeviceError> {
     let start = Instant::now();
     for query in queries {
-        engine.handle_line(query)?;
+        engine.handle_line(query);
     }
     while engine.step()? {}
     expect_answers(engine, queries.len());
     Ok(Rate::of(queries.len(), start.elapsed()))
 }
 
-fn expect_answers<G: Planes, E: Evaluator<G>>(engine: &mut Engine<G, E>, count: usize) {
+fn expect_answers<G: Planes, E: Evaluator<G>>(engine: &mut AnalysisEngine<G, E>, count: usize) {
     let answers = engine.take_output();
     assert_eq!(answers.len(), count, "one result a query: {answers:?}");
     assert!(

@@ -2,24 +2,19 @@
 //! reads it: `key = value` lines, `#` comments. The settings this engine has are taken; every
 //! other key is named in a warning and ignored, so that KataGo's own configs work unchanged.
 
-use crate::report::Perspective;
-use game::{Game, Side, parse_colour};
+use crate::settings::{KEYS, SearchSettings, Setting};
+use game::Game;
 
-/// What a KataGo config sets that this engine uses; `None` where it says nothing.
+/// What a KataGo config sets of the engine itself; `None` where it says nothing. Its search
+/// settings go into the [`SearchSettings`] it is read onto.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct KataGoConfig {
-    /// `maxVisits`.
-    pub visits: Option<u32>,
     /// `numAnalysisThreads`: positions searched at once.
     pub positions_in_flight: Option<usize>,
-    /// `numSearchThreadsPerAnalysisThread`: leaves one position adds to a batch.
-    pub leaves_per_position: Option<u32>,
     /// `nnMaxBatchSize`.
     pub max_batch: Option<usize>,
-    /// `reportAnalysisWinratesAs`.
-    pub perspective: Option<Perspective>,
-    /// `analysisPVLen`.
-    pub pv_len: Option<usize>,
+    /// `nnCacheSizePowerOfTwo`, as the count of positions it makes.
+    pub cache_entries: Option<usize>,
     /// `nnRandSeed`, where it is a number.
     pub seed: Option<u64>,
     /// One line per key that was ignored.
@@ -37,7 +32,6 @@ const KATAGO_ONLY: &[&str] = &[
     "logErrorsAndWarnings",
     "logSearchInfo",
     "logToStderr",
-    "nnCacheSizePowerOfTwo",
     "nnMutexPoolSizePowerOfTwo",
     "numNNServerThreadsPerModel",
     "nnRandomize",
@@ -51,8 +45,14 @@ const KATAGO_ONLY: &[&str] = &[
 impl KataGoConfig {
     /// Reads a config file's text, then `overrides` (`key=value` pairs separated by commas,
     /// KataGo's `-override-config`), for game `G` (whose colours `reportAnalysisWinratesAs`
-    /// may also name). `source` names the text in errors.
-    pub fn parse<G: Game>(text: &str, overrides: &str, source: &str) -> Result<Self, String> {
+    /// may also name); the search's keys are set in `search`. `source` names the text in
+    /// errors.
+    pub fn parse<G: Game>(
+        text: &str,
+        overrides: &str,
+        source: &str,
+        search: &mut SearchSettings,
+    ) -> Result<Self, String> {
         let mut config = KataGoConfig::default();
         for (number, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or_default().trim();
@@ -69,6 +69,7 @@ impl KataGoConfig {
                 key.trim(),
                 value.trim(),
                 &format!("{source} line {}", number + 1),
+                search,
             )?;
         }
         for pair in overrides
@@ -79,48 +80,45 @@ impl KataGoConfig {
             let (key, value) = pair
                 .split_once('=')
                 .ok_or_else(|| format!("-override-config: `{pair}` is not `key=value`"))?;
-            config.set::<G>(key.trim(), value.trim(), "-override-config")?;
+            config.set::<G>(key.trim(), value.trim(), "-override-config", search)?;
         }
         Ok(config)
     }
 
-    fn set<G: Game>(&mut self, key: &str, value: &str, place: &str) -> Result<(), String> {
-        fn number<T: std::str::FromStr>(key: &str, value: &str, place: &str) -> Result<T, String> {
-            value
-                .parse()
-                .map_err(|_| format!("{place}: {key} = `{value}` is not a whole number"))
-        }
-        let at_least_one = |n: usize| {
-            if n == 0 {
-                Err(format!("{place}: {key} must be at least 1"))
-            } else {
-                Ok(n)
+    fn set<G: Game>(
+        &mut self,
+        key: &str,
+        value: &str,
+        place: &str,
+        search: &mut SearchSettings,
+    ) -> Result<(), String> {
+        let at_least_one = || -> Result<usize, String> {
+            match value.parse::<usize>() {
+                Ok(0) => Err(format!("{place}: {key} must be at least 1")),
+                Ok(n) => Ok(n),
+                Err(_) => Err(format!("{place}: {key} = `{value}` is not a whole number")),
             }
         };
         match key {
-            "maxVisits" => self.visits = Some(at_least_one(number(key, value, place)?)? as u32),
-            "numAnalysisThreads" => {
-                self.positions_in_flight = Some(at_least_one(number(key, value, place)?)?);
-            }
-            "numSearchThreadsPerAnalysisThread" | "numSearchThreads" => {
-                self.leaves_per_position = Some(at_least_one(number(key, value, place)?)? as u32);
-            }
-            "nnMaxBatchSize" => self.max_batch = Some(at_least_one(number(key, value, place)?)?),
-            "analysisPVLen" => self.pv_len = Some(number(key, value, place)?),
+            "numAnalysisThreads" => self.positions_in_flight = Some(at_least_one()?),
+            "nnMaxBatchSize" => self.max_batch = Some(at_least_one()?),
             "nnRandSeed" => self.seed = value.parse().ok(),
-            "reportAnalysisWinratesAs" => {
-                self.perspective = Some(match value.to_ascii_uppercase().as_str() {
-                    "SIDETOMOVE" => Perspective::SideToMove,
-                    "BLACK" => Perspective::Side(Side::First),
-                    "WHITE" => Perspective::Side(Side::Second),
-                    _ => Perspective::Side(parse_colour::<G>(value).map_err(|_| {
-                        format!(
-                            "{place}: reportAnalysisWinratesAs = `{value}`: write BLACK, WHITE \
-                             or SIDETOMOVE"
-                        )
-                    })?),
-                });
+            "nnCacheSizePowerOfTwo" => {
+                let power = value
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|&power| power <= 30)
+                    .ok_or_else(|| format!("{place}: {key} = `{value}`: expected 0 to 30"))?;
+                self.cache_entries = Some(1 << power);
             }
+            _ if KEYS.contains(&key) => match search.set::<G>(key, value) {
+                Ok(Setting::Taken) => {}
+                Ok(Setting::NotSupported(why)) => self.warnings.push(format!(
+                    "{place}: `{key}` = {value} is not supported: {why}; ignored"
+                )),
+                Ok(Setting::Unknown) => unreachable!("a key of the search's"),
+                Err(why) => return Err(format!("{place}: {why}")),
+            },
             _ if KATAGO_ONLY.contains(&key) => self.warnings.push(format!(
                 "{place}: `{key}` tunes KataGo's own machinery and has no counterpart here; ignored"
             )),
@@ -135,28 +133,50 @@ impl KataGoConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::settings::Perspective;
+    use game::Side;
     use ghodak::Ghodak;
+    use mcts::SearchConfig;
+
+    fn search() -> SearchSettings {
+        SearchSettings {
+            visits: 100,
+            max_time: None,
+            perspective: Perspective::SideToMove,
+            pv_len: 15,
+            search: SearchConfig::play(),
+        }
+    }
 
     #[test]
     fn reads_katagos_settings_and_warns_of_the_rest() {
         let text = "# analysis\nmaxVisits = 500\nnumAnalysisThreads = 32 # positions\n\
-                    reportAnalysisWinratesAs = BLACK\nnnCacheSizePowerOfTwo = 23\nwideRootNoise = 0.0\n";
-        let config =
-            KataGoConfig::parse::<Ghodak>(text, "maxVisits=40, analysisPVLen=7", "a.cfg").unwrap();
-        assert_eq!(config.visits, Some(40), "the override wins");
+                    reportAnalysisWinratesAs = BLACK\nlogDir = x\nwideRootNoise = 0.04\nnnCacheSizePowerOfTwo = 12\n";
+        let mut search = search();
+        let config = KataGoConfig::parse::<Ghodak>(
+            text,
+            "maxVisits=40, analysisPVLen=7",
+            "a.cfg",
+            &mut search,
+        )
+        .unwrap();
+        assert_eq!(search.visits, 40, "the override wins");
         assert_eq!(config.positions_in_flight, Some(32));
-        assert_eq!(config.pv_len, Some(7));
-        assert_eq!(config.perspective, Some(Perspective::Side(Side::First)));
+        assert_eq!(search.pv_len, 7);
+        assert_eq!(search.perspective, Perspective::Side(Side::First));
         assert_eq!(config.warnings.len(), 2, "{:?}", config.warnings);
-        assert!(config.warnings[0].contains("a.cfg line 5: `nnCacheSizePowerOfTwo`"));
-        assert!(config.warnings[1].contains("unknown setting `wideRootNoise`"));
+        assert!(config.warnings[0].contains("a.cfg line 5: `logDir`"));
+        assert_eq!(config.cache_entries, Some(4096));
+        assert!(
+            config.warnings[1].contains("a.cfg line 6: `wideRootNoise` = 0.04 is not supported")
+        );
     }
 
     #[test]
     fn bad_lines_and_values_are_errors_naming_them() {
         for (text, overrides, wanted) in [
             ("maxVisits 5", "", "a.cfg line 1"),
-            ("maxVisits = lots", "", "`lots` is not a whole number"),
+            ("maxVisits = lots", "", "a.cfg line 1: maxVisits = `lots`"),
             ("numAnalysisThreads = 0", "", "at least 1"),
             (
                 "reportAnalysisWinratesAs = GREEN",
@@ -165,7 +185,8 @@ mod tests {
             ),
             ("", "maxVisits", "-override-config: `maxVisits`"),
         ] {
-            let error = KataGoConfig::parse::<Ghodak>(text, overrides, "a.cfg").unwrap_err();
+            let error =
+                KataGoConfig::parse::<Ghodak>(text, overrides, "a.cfg", &mut search()).unwrap_err();
             assert!(error.contains(wanted), "{text}: {error}");
         }
     }

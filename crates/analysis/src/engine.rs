@@ -1,19 +1,18 @@
 //! The engine: queries become jobs (one per turn to analyse) in a queue ordered by priority;
 //! up to [`Settings::positions_in_flight`] of them are searched at once, and every step of
 //! their searches sends all their leaves to the evaluator in one batch, as self-play's games
-//! do. A search that reaches its visits is reported and its place goes to the next job.
+//! do. A search that reaches its visits (or its time) is reported and its place goes to the
+//! next job.
 //!
 //! A failed device ends the engine: every query under way or queued gets an error line with
-//! the device's words, and [`Engine::serve`] returns the error (KataGo ends the process).
+//! the device's words, and [`AnalysisEngine::serve`] returns the error (KataGo ends the process).
 
-use crate::protocol::{ActionKind, Problem, Query, Request, Restriction, parse_line};
-use crate::report::{self, Perspective};
-use game::rules::{self, Rule};
-use game::{
-    DeviceError, Evaluation, Evaluator, Game, GtpGame, GtpWork, Planes, ServeError, Side,
-    parse_colour,
-};
-use mcts::{Batch, MoveFilter, MoveRestriction, SearchConfig, Tree};
+use crate::protocol::{ActionKind, Problem, Query, Request, parse_line};
+use crate::report;
+use crate::settings::{Asked, SearchSettings, Setting};
+use crate::setup::QueryReader;
+use game::{DeviceError, Evaluator, Game, Planes, ServeError};
+use mcts::{Batch, CachedEvaluator, Keep, MoveFilter, Tree};
 use serde_json::Value;
 use std::collections::{BTreeSet, BinaryHeap};
 use std::io::{self, BufRead, Write};
@@ -21,85 +20,19 @@ use std::rc::Rc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// Why a query was not admitted: a problem with it, answered with an error line, or the
-/// device, which ends the engine.
-enum Refusal {
-    Problem(Problem),
-    Device(DeviceError),
-}
-
-impl From<Problem> for Refusal {
-    fn from(problem: Problem) -> Self {
-        Refusal::Problem(problem)
-    }
-}
-
 /// How the engine searches and reports.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// Visits of a query that gives no `maxVisits`.
-    pub visits: u32,
     /// Positions searched at once, whose leaves share the evaluator's batches (KataGo's
     /// `numAnalysisThreads`).
     pub positions_in_flight: usize,
-    /// Whose view win rates, leads and utilities are given from.
-    pub perspective: Perspective,
-    /// Moves in a principal variation at most.
-    pub pv_len: usize,
-    pub search: SearchConfig,
+    /// How a query is searched unless its `overrideSettings` say otherwise.
+    pub search: SearchSettings,
+    /// Positions the evaluation cache that every query shares holds (KataGo's
+    /// `nnCacheSizePowerOfTwo`, as a count): analysing every turn of a game meets the same
+    /// positions again. `clear_cache` empties it.
+    pub cache_entries: usize,
     pub seed: u64,
-}
-
-/// KataGo's names of its Go rule sets: a query naming one the game does not play is answered
-/// under the game's own rules, with a warning; any other name is an error.
-const KATAGO_RULE_SETS: &[&str] = &[
-    "tromp-taylor",
-    "chinese",
-    "chinese-ogs",
-    "chinese-kgs",
-    "japanese",
-    "korean",
-    "stone-scoring",
-    "aga",
-    "bga",
-    "new-zealand",
-    "aga-button",
-];
-
-/// [`GtpGame::set_up`] of a game `G`.
-type SetUp<G> = fn(&<G as Game>::Options, &[(Side, usize)], Side) -> Result<G, String>;
-
-/// What a game that speaks GTP offers a Go tool, read once by [`Game::with_gtp`].
-struct GoHooks<G: Game> {
-    set_up: SetUp<G>,
-    katago_rules: Option<&'static str>,
-}
-
-struct HooksOf;
-
-impl<G: Game> GtpWork<G> for HooksOf {
-    type Output = GoHooks<G>;
-
-    fn run(self) -> GoHooks<G>
-    where
-        G: GtpGame,
-    {
-        GoHooks {
-            set_up: G::set_up,
-            katago_rules: G::KATAGO_RULES,
-        }
-    }
-}
-
-/// What a query asked that every one of its turns shares.
-#[derive(Debug)]
-pub(crate) struct Asked {
-    pub id: String,
-    pub visits: u32,
-    pub include_policy: bool,
-    pub include_ownership: bool,
-    pub include_pv_visits: bool,
-    report_every: Option<Duration>,
 }
 
 /// One turn of a query, to search.
@@ -136,23 +69,20 @@ impl<G: Game> Ord for Job<G> {
     }
 }
 
-/// A job being searched; its tree is at the same index of [`Engine::trees`].
+/// A job being searched; its tree is at the same index of [`AnalysisEngine::trees`] (which keeps
+/// the root's policy and the ownership of what it evaluates, where the query asks).
 struct Active<G: Game> {
     job: Job<G>,
+    started: Instant,
     last_report: Instant,
-    /// The network's policy at the root, over all actions, where the query asked for it.
-    policy: Option<Vec<f32>>,
-    /// The network's ownership at the root, a value a cell, where the query asked for it.
-    ownership: Option<Vec<f32>>,
 }
 
 /// The analysis engine of one bot: a network (any [`Evaluator`]) and the game's options it
 /// was trained on.
-pub struct Engine<G: Planes, E: Evaluator<G>> {
-    options: G::Options,
+pub struct AnalysisEngine<G: Planes, E: Evaluator<G>> {
+    reader: QueryReader<G>,
     settings: Settings,
-    evaluator: E,
-    go: Option<GoHooks<G>>,
+    evaluator: CachedEvaluator<E>,
     queue: BinaryHeap<Job<G>>,
     active: Vec<Active<G>>,
     /// The trees of `active`, index for index, so that one batch steps them all.
@@ -165,16 +95,17 @@ pub struct Engine<G: Planes, E: Evaluator<G>> {
     positions_searched: u64,
     /// Whether the evaluator predicts ownership, once a query has asked.
     predicts_ownership: Option<bool>,
+    /// Whether the evaluator is asked for ownership now: while a search in flight wants it.
+    ownership_wanted: bool,
 }
 
-impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
+impl<G: Planes, E: Evaluator<G>> AnalysisEngine<G, E> {
     /// An engine for positions under `options` (the bot's), evaluated by `evaluator`.
     pub fn new(options: G::Options, evaluator: E, settings: Settings) -> Self {
-        Engine {
-            options,
+        AnalysisEngine {
+            reader: QueryReader::new(options),
+            evaluator: CachedEvaluator::new(evaluator, settings.cache_entries),
             settings,
-            evaluator,
-            go: G::with_gtp(HooksOf),
             queue: BinaryHeap::new(),
             active: Vec::new(),
             trees: Vec::new(),
@@ -184,7 +115,13 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
             out: Vec::new(),
             positions_searched: 0,
             predicts_ownership: None,
+            ownership_wanted: false,
         }
+    }
+
+    /// The evaluator, behind the cache.
+    pub fn evaluator(&self) -> &E {
+        self.evaluator.inner()
     }
 
     /// Whether nothing is queued or being searched.
@@ -203,11 +140,10 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
     }
 
     /// Reads one query line and answers at once what needs no search: errors, warnings,
-    /// actions and finished games. A blank line is skipped. Fails only with the device (see
-    /// [`Engine::step`]).
-    pub fn handle_line(&mut self, line: &str) -> Result<(), DeviceError> {
+    /// actions and finished games. A blank line is skipped.
+    pub fn handle_line(&mut self, line: &str) {
         if line.trim().is_empty() {
-            return Ok(());
+            return;
         }
         match parse_line(line) {
             Err(problem) => self.out.push(problem.error_line()),
@@ -216,22 +152,13 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
                 match request {
                     Request::Action(action) => self.act(action),
                     Request::Analyse(query) => {
-                        let id = query.id.clone();
-                        match self.admit(*query) {
-                            Ok(()) => {}
-                            Err(Refusal::Problem(problem)) => self.out.push(problem.error_line()),
-                            Err(Refusal::Device(error)) => {
-                                self.out.push(
-                                    Problem::new(Some(&id), None, error.to_string()).error_line(),
-                                );
-                                return Err(self.fail_every_job(error));
-                            }
+                        if let Err(problem) = self.admit(*query) {
+                            self.out.push(problem.error_line());
                         }
                     }
                 }
             }
         }
-        Ok(())
     }
 
     /// One step of every search in flight (starting queued ones first): their leaves go to
@@ -269,14 +196,29 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
     }
 
     fn search_step(&mut self) -> Result<bool, DeviceError> {
-        self.start_queued()?;
+        self.start_queued();
         if self.active.is_empty() {
             return Ok(false);
+        }
+        let wanted = self
+            .active
+            .iter()
+            .any(|active| active.job.asked.wants_ownership());
+        if wanted != self.ownership_wanted {
+            self.ownership_wanted = wanted;
+            self.evaluator.want_ownership(wanted);
         }
         self.batch.step(&mut self.trees, &mut self.evaluator)?;
         let now = Instant::now();
         for index in (0..self.active.len()).rev() {
-            if self.trees[index].is_done() {
+            let active = &self.active[index];
+            let out_of_time = active
+                .job
+                .asked
+                .settings
+                .max_time
+                .is_some_and(|limit| now.duration_since(active.started) >= limit);
+            if self.trees[index].is_done() || out_of_time {
                 self.finish(index);
                 continue;
             }
@@ -322,24 +264,16 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
             if open && self.is_idle() {
                 // Nothing to search: wait for the next line.
                 match received.recv() {
-                    Ok(line) => {
-                        if let Err(error) = self.handle_input(line?) {
-                            break error;
-                        }
-                    }
+                    Ok(line) => self.handle_input(line?),
                     Err(_) => open = false,
                 }
             }
-            let mut failed = None;
-            while open && failed.is_none() {
+            while open {
                 match received.try_recv() {
-                    Ok(line) => failed = self.handle_input(line?).err(),
+                    Ok(line) => self.handle_input(line?),
                     Err(mpsc::TryRecvError::Empty) => break,
                     Err(mpsc::TryRecvError::Disconnected) => open = false,
                 }
-            }
-            if let Some(error) = failed {
-                break error;
             }
             if !open && (quit_without_waiting || self.is_idle()) {
                 self.write(output)?;
@@ -355,9 +289,9 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
     }
 
     /// A line as read: text, or bytes that are not UTF-8.
-    fn handle_input(&mut self, line: Result<String, Vec<u8>>) -> Result<(), DeviceError> {
+    fn handle_input(&mut self, line: Result<String, Vec<u8>>) {
         match line {
-            Ok(line) => return self.handle_line(&line),
+            Ok(line) => self.handle_line(&line),
             Err(bytes) => self.out.push(
                 Problem::new(
                     None,
@@ -367,7 +301,6 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
                 .error_line(),
             ),
         }
-        Ok(())
     }
 
     fn write(&mut self, output: &mut impl Write) -> io::Result<()> {
@@ -387,8 +320,7 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
                 echo.insert("version".to_owned(), Value::from(env!("CARGO_PKG_VERSION")));
                 echo.insert("git_hash".to_owned(), Value::from("<omitted>"));
             }
-            // This engine keeps no evaluations between searches: nothing to clear.
-            ActionKind::ClearCache => {}
+            ActionKind::ClearCache => self.evaluator.clear(),
             ActionKind::Terminate | ActionKind::TerminateAll => {
                 let id = action.terminate_id.as_deref();
                 let turns = action.turn_numbers.as_deref();
@@ -442,436 +374,137 @@ impl<G: Planes, E: Evaluator<G>> Engine<G, E> {
                 turn: active.job.turn,
                 game: &active.job.game,
                 tree: &self.trees[index],
-                policy: active.policy.as_deref(),
-                ownership: active.ownership.as_deref(),
             },
-            &self.settings,
             during_search,
         )
     }
 
-    /// Whether the evaluator predicts ownership, asked of it once (a network pass) and kept:
-    /// tools such as katawrap ask for ownership in every query.
-    fn predicts_ownership(&mut self, options: &G::Options) -> Result<bool, DeviceError> {
-        if let Some(predicts) = self.predicts_ownership {
-            return Ok(predicts);
-        }
-        let predicts = self.evaluator.ownership(&G::new(options))?.is_some();
-        self.predicts_ownership = Some(predicts);
-        Ok(predicts)
+    /// Whether the evaluator predicts ownership, asked of it once and kept.
+    fn predicts_ownership(&mut self) -> bool {
+        *self.predicts_ownership.get_or_insert_with(|| {
+            let predicts = self.evaluator.want_ownership(true);
+            self.evaluator.want_ownership(self.ownership_wanted);
+            predicts
+        })
     }
 
     /// Moves queued jobs into the free places, best first.
-    fn start_queued(&mut self) -> Result<(), DeviceError> {
+    fn start_queued(&mut self) {
         while self.active.len() < self.settings.positions_in_flight.max(1) {
             let Some(job) = self.queue.pop() else {
-                return Ok(());
+                return;
             };
+            let search = &job.asked.settings.search;
             let mut tree = match self.spare_trees.pop() {
-                Some(mut tree) => {
+                Some(mut tree) if tree.config() == search => {
                     tree.reset(&job.game);
                     tree
                 }
-                None => Tree::new(
+                _ => Tree::new(
                     job.game.clone(),
-                    self.settings.search.clone(),
+                    search.clone(),
                     self.settings.seed ^ job.order,
                 ),
             };
-            tree.set_budget(job.asked.visits);
+            tree.set_budget(job.asked.settings.visits);
             tree.set_move_filter(job.filter.clone());
-            let policy = if job.asked.include_policy {
-                let mut evaluation = [Evaluation::default()];
-                self.evaluator
-                    .evaluate(&[tree.searched_game()], &mut evaluation)?;
-                let [evaluation] = evaluation;
-                Some(evaluation.policy)
-            } else {
-                None
-            };
-            let ownership = if job.asked.include_ownership {
-                self.evaluator.ownership(tree.searched_game())?
-            } else {
-                None
-            };
+            tree.keep_evaluations(Keep {
+                root_policy: job.asked.include_policy,
+                ownership: job.asked.wants_ownership(),
+            });
+            let now = Instant::now();
             self.active.push(Active {
                 job,
-                last_report: Instant::now(),
-                policy,
-                ownership,
+                started: now,
+                last_report: now,
             });
             self.trees.push(tree);
         }
-        Ok(())
     }
 
     /// Turns a query into its jobs, or answers it at once (finished games, chance's turns).
-    fn admit(&mut self, query: Query) -> Result<(), Refusal> {
+    /// Every part of the query is checked before any turn is queued.
+    fn admit(&mut self, query: Query) -> Result<(), Problem> {
         let id = query.id.clone();
         let problem = |field: &str, message: String| Problem::new(Some(&id), Some(field), message);
-        let options = self.options_for(&query)?;
-        if query.include_ownership && !self.predicts_ownership(&options).map_err(Refusal::Device)? {
-            self.out.push(
-                problem(
-                    "includeOwnership",
-                    "this bot predicts no ownership; the query is answered without it".to_owned(),
-                )
-                .warning_line(),
-            );
-        }
-        let mut game = self.start(&query, &options)?;
-        let turns = query
-            .analyze_turns
-            .clone()
-            .unwrap_or_else(|| vec![query.moves.len()]);
-        if let Some(&late) = turns.iter().find(|&&turn| turn > query.moves.len()) {
-            return Err(Refusal::Problem(problem(
-                "analyzeTurns",
-                format!(
-                    "turn {late} is past the end: the query has {} moves, so turns 0..={}",
-                    query.moves.len(),
-                    query.moves.len()
-                ),
-            )));
-        }
-        let mut positions: Vec<Option<G>> = vec![None; query.moves.len() + 1];
-        if turns.contains(&0) {
-            positions[0] = Some(game.clone());
-        }
-        for (index, (player, text)) in query.moves.iter().enumerate() {
-            play(&mut game, player.as_deref(), text).map_err(|why| {
-                let by = player
-                    .as_ref()
-                    .map_or(String::new(), |p| format!(" by {p}"));
-                problem("moves", format!("move {} `{text}`{by}: {why}", index + 1))
-            })?;
-            if turns.contains(&(index + 1)) {
-                positions[index + 1] = Some(game.clone());
+        let (options, warnings) = self.reader.options(&query)?;
+        let turns = self.reader.turns(&query, &options)?;
+        let mut settings = self.settings.search.clone();
+        let mut notes = Vec::new();
+        for (key, value) in &query.override_settings {
+            match settings.set::<G>(key, value) {
+                Ok(Setting::Taken) => {}
+                Ok(Setting::NotSupported(why)) => notes.push(problem(
+                    "overrideSettings",
+                    format!("`{key}` = {value} is not supported: {why}; the query is answered without it"),
+                )),
+                Ok(Setting::Unknown) => notes.push(problem(
+                    "overrideSettings",
+                    format!("unknown setting `{key}`, ignored"),
+                )),
+                Err(why) => return Err(problem("overrideSettings", why)),
             }
         }
+        if let Some(visits) = query.max_visits {
+            settings.visits = visits;
+        }
+        if let Some(pv_len) = query.analysis_pv_len {
+            settings.pv_len = pv_len;
+        }
+        let include_ownership = query.include_ownership || query.include_moves_ownership;
+        if include_ownership && !self.predicts_ownership() {
+            notes.push(problem(
+                if query.include_ownership {
+                    "includeOwnership"
+                } else {
+                    "includeMovesOwnership"
+                },
+                "this bot predicts no ownership; the query is answered without it".to_owned(),
+            ));
+        }
+        self.out
+            .extend(warnings.iter().chain(&notes).map(Problem::warning_line));
         let asked = Rc::new(Asked {
             id: id.clone(),
-            visits: query.max_visits.unwrap_or(self.settings.visits),
+            settings,
             include_policy: query.include_policy,
             include_ownership: query.include_ownership,
+            include_moves_ownership: query.include_moves_ownership,
             include_pv_visits: query.include_pv_visits,
             report_every: query
                 .report_during_search_every
                 .map(Duration::from_secs_f64),
         });
-        for (k, &turn) in turns.iter().enumerate() {
-            let game = positions[turn].clone().expect("kept above");
-            if game.outcome().is_some() {
+        for turn in turns {
+            if turn.game.outcome().is_some() {
                 self.out
-                    .push(report::game_over(&asked, turn, &game, &self.settings));
+                    .push(report::game_over(&asked, turn.number, &turn.game));
                 continue;
             }
-            if game.is_chance() {
-                let mut line = report::header(&id, turn, false);
+            if turn.game.is_chance() {
+                let mut line = report::header(&id, turn.number, false);
                 line.insert(
                     "error".to_owned(),
                     Value::from(format!(
-                        "turn {turn} is chance's to decide (a roll to come): no side has a move \
-                         to analyse there; analyse the turn after the roll"
+                        "turn {} is chance's to decide (a roll to come): no side has a move \
+                         to analyse there; analyse the turn after the roll",
+                        turn.number
                     )),
                 );
                 line.insert("field".to_owned(), Value::from("analyzeTurns"));
                 self.out.push(Value::Object(line).to_string());
                 continue;
             }
-            let filter = self.filter_for(&query, &game, &options)?;
             self.arrivals += 1;
             self.queue.push(Job {
                 asked: Rc::clone(&asked),
-                turn,
-                game,
-                filter,
-                priority: query
-                    .priorities
-                    .as_ref()
-                    .map_or(query.priority, |priorities| priorities[k]),
+                turn: turn.number,
+                game: turn.game,
+                filter: turn.filter,
+                priority: turn.priority,
                 order: self.arrivals,
             });
         }
         Ok(())
     }
-
-    /// The bot's options with the query's rules, komi and board size; a game the network
-    /// cannot read (another board size) is refused.
-    fn options_for(&mut self, query: &Query) -> Result<G::Options, Problem> {
-        let id = Some(query.id.as_str());
-        let keys = rules::keys_of::<G::Options>();
-        let mut options = self.options.clone();
-        let mut apply = |field: &str, rules: Vec<Rule>| -> Result<(), Problem> {
-            if let Some(unknown) = rules.iter().find(|rule| !keys.contains(&rule.key.as_str())) {
-                return Err(Problem::new(
-                    id,
-                    Some(field),
-                    format!(
-                        "{} has no rule `{}`; its rules are {}",
-                        G::NAME,
-                        unknown.key,
-                        keys.join(", ")
-                    ),
-                ));
-            }
-            options = rules::with_rules(&options, &rules).map_err(|why| {
-                Problem::new(id, Some(field), format!("{why} (rules of {})", G::NAME))
-            })?;
-            Ok(())
-        };
-        match &query.rules {
-            Some(Value::Object(object)) => {
-                let rules = object
-                    .iter()
-                    .map(|(key, value)| {
-                        toml::Value::try_from(value)
-                            .map(|value| Rule {
-                                key: key.replace('-', "_"),
-                                value,
-                            })
-                            .map_err(|_| {
-                                Problem::new(
-                                    id,
-                                    Some("rules"),
-                                    format!("rule `{key}`: {value} is not a value a rule takes"),
-                                )
-                            })
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
-                apply("rules", rules)?;
-            }
-            Some(Value::String(name)) => {
-                if let Some(warning) = self.katago_rules(id, name)? {
-                    self.out.push(warning.warning_line());
-                }
-            }
-            _ => {}
-        }
-        if let Some(komi) = query.komi {
-            apply(
-                "komi",
-                vec![Rule {
-                    key: "komi".to_owned(),
-                    value: toml::Value::Float(komi),
-                }],
-            )?;
-        }
-        if query.board_x_size.is_some() || query.board_y_size.is_some() {
-            let (x, y) = (query.board_x_size, query.board_y_size);
-            let size = x.or(y).expect("one is given");
-            if y.is_some_and(|y| y != size) {
-                return Err(Problem::new(
-                    id,
-                    Some("boardYSize"),
-                    format!(
-                        "boardXSize {size} and boardYSize {}: {}'s boards are square",
-                        y.unwrap_or(size),
-                        G::NAME
-                    ),
-                ));
-            }
-            let field = if x.is_some() {
-                "boardXSize"
-            } else {
-                "boardYSize"
-            };
-            apply(
-                field,
-                vec![Rule {
-                    key: "size".to_owned(),
-                    value: toml::Value::Integer(size),
-                }],
-            )?;
-        }
-        let bot = G::new(&self.options);
-        let asked = G::new(&options);
-        if asked.plane_shape() != bot.plane_shape() || asked.num_actions() != bot.num_actions() {
-            let field = if query.board_x_size.is_some() {
-                "boardXSize"
-            } else {
-                "rules"
-            };
-            return Err(Problem::new(
-                id,
-                Some(field),
-                format!(
-                    "the bot's network reads {} positions of {}x{} cells, and these rules ask for {}x{}: \
-                     use a bot trained on that board",
-                    G::NAME,
-                    bot.plane_shape().height,
-                    bot.plane_shape().width,
-                    asked.plane_shape().height,
-                    asked.plane_shape().width
-                ),
-            ));
-        }
-        Ok(options)
-    }
-
-    /// Checks a `rules` string: KataGo's name of this game's rules is fine; the name of
-    /// another of KataGo's rule sets gets a warning, since the game's own rules are used.
-    fn katago_rules(&self, id: Option<&str>, name: &str) -> Result<Option<Problem>, Problem> {
-        let own = self.go.as_ref().and_then(|go| go.katago_rules).ok_or_else(|| {
-            Problem::new(
-                id,
-                Some("rules"),
-                format!(
-                    "a rules string names one of KataGo's Go rule sets; {} takes an object of its \
-                     rules ({})",
-                    G::NAME,
-                    rules::keys_of::<G::Options>().join(", ")
-                ),
-            )
-        })?;
-        let name = name.to_ascii_lowercase();
-        if name == own {
-            return Ok(None);
-        }
-        if KATAGO_RULE_SETS.contains(&name.as_str()) {
-            return Ok(Some(Problem::new(
-                id,
-                Some("rules"),
-                format!(
-                    "{} plays KataGo's `{own}` rules only; analysed under them, not `{name}`",
-                    G::NAME
-                ),
-            )));
-        }
-        Err(Problem::new(
-            id,
-            Some("rules"),
-            format!(
-                "unknown rules `{name}`: KataGo's rule sets are {}",
-                KATAGO_RULE_SETS.join(", ")
-            ),
-        ))
-    }
-
-    /// The position before the first move: the game's start, or its set-up stones and first
-    /// player where the query gives them.
-    fn start(&self, query: &Query, options: &G::Options) -> Result<G, Problem> {
-        let id = Some(query.id.as_str());
-        let start = G::new(options);
-        let first_player = match &query.initial_player {
-            Some(player) => Some(
-                parse_colour::<G>(player)
-                    .map_err(|why| Problem::new(id, Some("initialPlayer"), why))?,
-            ),
-            None => None,
-        };
-        if query.initial_stones.is_empty()
-            && first_player.is_none_or(|side| side == start.to_move())
-        {
-            return Ok(start);
-        }
-        let field = if query.initial_stones.is_empty() {
-            "initialPlayer"
-        } else {
-            "initialStones"
-        };
-        let go = self.go.as_ref().ok_or_else(|| {
-            Problem::new(
-                id,
-                Some(field),
-                format!(
-                    "{} places no stones and starts with its first player",
-                    G::NAME
-                ),
-            )
-        })?;
-        let stones = query
-            .initial_stones
-            .iter()
-            .map(|(player, text)| {
-                let side = parse_colour::<G>(player)
-                    .map_err(|why| Problem::new(id, Some("initialStones"), why))?;
-                let action = start.parse_action(text).map_err(|why| {
-                    Problem::new(id, Some("initialStones"), format!("`{text}`: {why}"))
-                })?;
-                Ok((side, action))
-            })
-            .collect::<Result<Vec<_>, Problem>>()?;
-        let first_mover = query
-            .moves
-            .first()
-            .and_then(|(player, _)| parse_colour::<G>(player.as_deref()?).ok());
-        let to_move = first_player.or(first_mover).unwrap_or(start.to_move());
-        (go.set_up)(options, &stones, to_move).map_err(|why| Problem::new(id, Some(field), why))
-    }
-
-    /// The query's `avoidMoves` and `allowMoves` for the position `game`.
-    fn filter_for(
-        &self,
-        query: &Query,
-        game: &G,
-        options: &G::Options,
-    ) -> Result<Option<MoveFilter>, Problem> {
-        let start = G::new(options);
-        let read = |field: &str, entry: &Restriction, allow_only: bool| {
-            let problem = |why: String| Problem::new(Some(&query.id), Some(field), why);
-            let side = parse_colour::<G>(&entry.player).map_err(problem)?;
-            let actions = entry
-                .moves
-                .iter()
-                .map(|text| {
-                    game.parse_action(text)
-                        .or_else(|_| start.parse_action(text))
-                        .map_err(|why| {
-                            problem(format!("`{text}` is not a move of {}: {why}", G::NAME))
-                        })
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(MoveRestriction {
-                side,
-                actions,
-                until_depth: entry.until_depth,
-                allow_only,
-            })
-        };
-        let restrictions = query
-            .avoid_moves
-            .iter()
-            .map(|entry| read("avoidMoves", entry, false))
-            .chain(
-                query
-                    .allow_moves
-                    .iter()
-                    .map(|entry| read("allowMoves", entry, true)),
-            )
-            .collect::<Result<Vec<_>, Problem>>()?;
-        Ok((!restrictions.is_empty()).then_some(MoveFilter { restrictions }))
-    }
-}
-
-/// Plays one move of a query: at a side's decision, `player` (where given) must be the side
-/// to move and `text` a whole move as the game writes it, or one decision of it; at chance's,
-/// `text` is the outcome.
-fn play<G: Game>(game: &mut G, player: Option<&str>, text: &str) -> Result<(), String> {
-    if let Some(result) = game.result_text() {
-        return Err(format!("the game is over ({result})"));
-    }
-    if game.is_chance() {
-        let outcome = game.parse_action(text)?;
-        game.apply(outcome);
-        return Ok(());
-    }
-    let side = player.map_or(Ok(game.to_move()), parse_colour::<G>)?;
-    if side != game.to_move() {
-        return Err(format!(
-            "{} is to move, not {}",
-            G::COLOURS[game.to_move().index()],
-            G::COLOURS[side.index()]
-        ));
-    }
-    // A whole move, or one decision of a move of several (as a result's `pv` lists them):
-    // the same side then goes on with the rest.
-    let actions = match game.parse_move(text) {
-        Ok(actions) => actions,
-        Err(why) => vec![game.parse_action(text).map_err(|_| why)?],
-    };
-    for action in actions {
-        game.apply(action);
-    }
-    Ok(())
 }

@@ -4,7 +4,7 @@
 //! `rootInfo`), as it finishes, so answers may come out of order. The positions of all queries
 //! in flight share the evaluator's batches, which is what makes bulk analysis fast.
 //!
-//! The crate knows no network and no game: [`Engine`] takes any [`game::Evaluator`] and any
+//! The crate knows no network and no game: [`AnalysisEngine`] takes any [`game::Evaluator`] and any
 //! game; what Go tools need beyond that (set-up stones, KataGo's names of rule sets) comes
 //! from the game's [`game::GtpGame`].
 //!
@@ -16,8 +16,10 @@ mod config;
 mod engine;
 mod protocol;
 mod report;
+mod settings;
+mod setup;
 
 pub use config::KataGoConfig;
-pub use engine::{Engine, Settings};
+pub use engine::{AnalysisEngine, Settings};
 pub use protocol::{Problem, Query, Request, parse_line};
-pub use report::Perspective;
+pub use settings::{Perspective, SearchSettings, Setting};

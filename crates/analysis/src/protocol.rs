@@ -28,8 +28,15 @@ pub struct Query {
     /// The turns to analyse, 0 being the start; by default the last.
     pub analyze_turns: Option<Vec<usize>>,
     pub max_visits: Option<u32>,
+    /// Moves of each principal variation at most (KataGo's `analysisPVLen` of a query).
+    pub analysis_pv_len: Option<usize>,
+    /// `overrideSettings`: KataGo's search settings for this query, each value as a config
+    /// file would write it.
+    pub override_settings: Vec<(String, String)>,
     pub include_policy: bool,
     pub include_ownership: bool,
+    /// Ownership after each move tried as well (`includeMovesOwnership`).
+    pub include_moves_ownership: bool,
     pub include_pv_visits: bool,
     pub avoid_moves: Vec<Restriction>,
     pub allow_moves: Vec<Restriction>,
@@ -121,8 +128,11 @@ const KNOWN: &[&str] = &[
     "boardYSize",
     "analyzeTurns",
     "maxVisits",
+    "analysisPVLen",
+    "overrideSettings",
     "includePolicy",
     "includeOwnership",
+    "includeMovesOwnership",
     "includePVVisits",
     "avoidMoves",
     "allowMoves",
@@ -134,10 +144,8 @@ const KNOWN: &[&str] = &[
 /// KataGo's fields that this engine knows of and does not act on: each gets a warning that
 /// says so, and the query is answered without it.
 const NOT_SUPPORTED: &[&str] = &[
-    "overrideSettings",
     "rootPolicyTemperature",
     "rootFpuReductionMax",
-    "includeMovesOwnership",
     "includeMovesOwnershipStdev",
     "includeOwnershipStdev",
     "includeNoResultValue",
@@ -260,8 +268,17 @@ impl Fields<'_> {
                     .filter(|&n| n >= 1)
                     .ok_or("must be a whole number of visits, at least 1")
             })?,
+            analysis_pv_len: self.optional("analysisPVLen", |v| {
+                v.as_u64()
+                    .and_then(|n| usize::try_from(n).ok())
+                    .ok_or("must be a whole number of moves")
+            })?,
+            override_settings: self
+                .optional("overrideSettings", settings)?
+                .unwrap_or_default(),
             include_policy: flag("includePolicy")?,
             include_ownership: flag("includeOwnership")?,
+            include_moves_ownership: flag("includeMovesOwnership")?,
             include_pv_visits: flag("includePVVisits")?,
             avoid_moves: self
                 .optional("avoidMoves", restrictions)?
@@ -315,6 +332,22 @@ impl Fields<'_> {
                 .map_err(|why| self.problem(name, format!("`{name}` {why}, not {value}"))),
         }
     }
+}
+
+/// An object of settings, each value as a config file writes it: a string as it is, a number
+/// or a boolean as JSON writes it.
+fn settings(value: &Value) -> Result<Vec<(String, String)>, &'static str> {
+    const WHY: &str = "must be an object of KataGo's settings, such as {\"maxVisits\": 50}";
+    value
+        .as_object()
+        .ok_or(WHY)?
+        .iter()
+        .map(|(key, value)| match value {
+            Value::String(text) => Ok((key.clone(), text.clone())),
+            Value::Number(_) | Value::Bool(_) => Ok((key.clone(), value.to_string())),
+            _ => Err(WHY),
+        })
+        .collect()
 }
 
 fn turns(value: &Value) -> Result<Vec<usize>, &'static str> {
@@ -426,9 +459,10 @@ mod tests {
 
     #[test]
     fn unknown_and_unsupported_fields_are_warnings() {
-        let (_, warnings) = query(r#"{"id":"a","moves":[],"colour":"x","overrideSettings":{}}"#);
+        let (_, warnings) =
+            query(r#"{"id":"a","moves":[],"colour":"x","rootPolicyTemperature":1.5}"#);
         let fields: Vec<_> = warnings.iter().map(|w| w.field.clone().unwrap()).collect();
-        assert_eq!(fields, ["colour", "overrideSettings"]);
+        assert_eq!(fields, ["colour", "rootPolicyTemperature"]);
         assert!(warnings[1].message.contains("does not support"));
         assert_eq!(
             warnings[0].warning_line(),
@@ -452,6 +486,12 @@ mod tests {
                 r#"{"id":"a","analyzeTurns":[1,2],"priorities":[1]}"#,
                 "priorities",
             ),
+            (r#"{"id":"a","overrideSettings":[1]}"#, "overrideSettings"),
+            (
+                r#"{"id":"a","overrideSettings":{"maxVisits":[1]}}"#,
+                "overrideSettings",
+            ),
+            (r#"{"id":"a","analysisPVLen":-2}"#, "analysisPVLen"),
             (r#"{"id":"a","action":"dance"}"#, "action"),
             (r#"{"id":"a","action":"terminate"}"#, "terminateId"),
             (r#"{"moves":[]}"#, "id"),

@@ -1,39 +1,19 @@
 //! Results as KataGo writes them: `moveInfos` (one per move the search tried, best first),
 //! `rootInfo`, and the network's `policy` on request; win rates, leads and utilities from the
-//! view [`Perspective`] says.
+//! view the query's [`crate::Perspective`] says.
 
-use crate::engine::{Asked, Settings};
-use game::{Game, Side, short_colour};
+use crate::settings::Asked;
+use game::{Game, short_colour};
 use mcts::Tree;
 use serde_json::{Map, Value};
 
-/// Whose view results are given from: KataGo's `reportAnalysisWinratesAs`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Perspective {
-    /// The side to move at the analysed position (KataGo's `SIDETOMOVE`, its default).
-    SideToMove,
-    /// Always this side (`BLACK` is the first side, `WHITE` the second).
-    Side(Side),
-}
-
-impl Perspective {
-    /// +1 where the view is the side to move's, -1 where it is the other side's.
-    fn sign(self, to_move: Side) -> f64 {
-        match self {
-            Perspective::Side(side) if side != to_move => -1.0,
-            _ => 1.0,
-        }
-    }
-}
-
-/// One finished or ongoing search, to report.
+/// One finished or ongoing search, to report: its tree keeps the root's policy and the
+/// ownership of what it evaluated, where the query asked for them.
 pub(crate) struct Searched<'a, G: Game> {
     pub asked: &'a Asked,
     pub turn: usize,
     pub game: &'a G,
     pub tree: &'a Tree<G>,
-    pub policy: Option<&'a [f32]>,
-    pub ownership: Option<&'a [f32]>,
 }
 
 /// The fields every result starts with.
@@ -53,11 +33,29 @@ pub(crate) fn no_results(id: &str, turn: usize) -> String {
     Value::Object(line).to_string()
 }
 
-/// `rootInfo`: the position's figures, from the view the results are seen from, and its side
-/// to move named as a query's moves read it back ([`short_colour`]).
-fn root_info<G: Game>(game: &G, winrate: f64, lead: f64, utility: f64, visits: u32) -> Value {
+/// The figures of `rootInfo`, from the view the results are seen from.
+struct RootFigures {
+    winrate: f64,
+    /// The win rate a few standard errors down (KataGo's `lcbStdevs`), from the same view.
+    lcb: f64,
+    lead: f64,
+    utility: f64,
+    visits: u32,
+}
+
+/// `rootInfo`: the position's figures, and its side to move named as a query's moves read
+/// it back ([`short_colour`]).
+fn root_info<G: Game>(game: &G, figures: RootFigures) -> Value {
+    let RootFigures {
+        winrate,
+        lcb,
+        lead,
+        utility,
+        visits,
+    } = figures;
     let mut root = Map::new();
     root.insert("winrate".to_owned(), Value::from(winrate));
+    root.insert("lcb".to_owned(), Value::from(lcb));
     root.insert("scoreLead".to_owned(), Value::from(lead));
     root.insert("utility".to_owned(), Value::from(utility));
     root.insert("visits".to_owned(), Value::from(visits));
@@ -73,19 +71,14 @@ fn root_info<G: Game>(game: &G, winrate: f64, lead: f64, utility: f64, visits: u
 }
 
 /// A search's result line.
-pub(crate) fn result<G: Game>(
-    searched: &Searched<'_, G>,
-    settings: &Settings,
-    during_search: bool,
-) -> String {
+pub(crate) fn result<G: Game>(searched: &Searched<'_, G>, during_search: bool) -> String {
     let Searched {
         asked,
         turn,
         game,
         tree,
-        policy,
-        ownership,
     } = *searched;
+    let settings = &asked.settings;
     let sign = settings.perspective.sign(game.to_move());
     let winrate = |value: f64| (sign * value + 1.0) / 2.0;
     let z = f64::from(settings.search.lcb_stdevs);
@@ -104,15 +97,9 @@ pub(crate) fn result<G: Game>(
             let game_value = f64::from(child.game_value.unwrap_or(0.0));
             let utility = f64::from(child.value.unwrap_or(0.0));
             let error = f64::from(child.value_error.unwrap_or(0.0));
-            // A bound on the mover's win rate, in win-rate units; seen from the other side
-            // it is that side's bound the other way.
-            let mover_lcb = (game_value - z * error + 1.0) / 2.0;
-            let lcb = if sign > 0.0 {
-                mover_lcb
-            } else {
-                1.0 - mover_lcb
-            };
-            let line = tree.principal_variation(child.action, settings.pv_len.max(1));
+            let lcb = win_rate_lcb(game_value, z * error, sign);
+            // KataGo's `analysisPVLen` counts the moves after the first.
+            let line = tree.principal_variation(child.action, settings.pv_len + 1);
             let mut position = searched_game.clone();
             let pv: Vec<Value> = line
                 .iter()
@@ -148,27 +135,62 @@ pub(crate) fn result<G: Game>(
                     .collect();
                 info.insert("pvVisits".to_owned(), Value::Array(visits));
             }
+            if asked.include_moves_ownership
+                && let Some(ownership) = tree.ownership_after(child.action)
+            {
+                info.insert("ownership".to_owned(), cells(&ownership, sign));
+            }
             Value::Object(info)
         })
         .collect();
+    let root_value = f64::from(tree.root_game_value());
+    let root_error = f64::from(tree.root_value_error().unwrap_or(0.0));
     let root = root_info(
         game,
-        winrate(f64::from(tree.root_game_value())),
-        sign * f64::from(tree.root_lead()),
-        sign * f64::from(tree.root_value()),
-        tree.root_visit_count(),
+        RootFigures {
+            winrate: winrate(root_value),
+            lcb: win_rate_lcb(root_value, z * root_error, sign),
+            lead: sign * f64::from(tree.root_lead()),
+            utility: sign * f64::from(tree.root_value()),
+            visits: tree.root_visit_count(),
+        },
     );
     let mut line = header(&asked.id, turn, during_search);
     line.insert("moveInfos".to_owned(), Value::Array(move_infos));
     line.insert("rootInfo".to_owned(), root);
-    if let Some(policy) = policy {
+    if asked.include_policy
+        && let Some(policy) = tree.root_policy()
+    {
         line.insert("policy".to_owned(), policy_values(searched_game, policy));
     }
-    if let Some(ownership) = ownership {
-        let cells = ownership.iter().map(|&o| Value::from(sign * f64::from(o)));
-        line.insert("ownership".to_owned(), Value::Array(cells.collect()));
+    if asked.include_ownership
+        && let Some(ownership) = tree.ownership()
+    {
+        line.insert("ownership".to_owned(), cells(&ownership, sign));
     }
     Value::Object(line).to_string()
+}
+
+/// A lower bound on the win rate of the side to move whose game value is `game_value` (from
+/// its view), `margin` game-value units down, in win-rate units from the view `sign` says:
+/// seen from the other side it is that side's bound the other way.
+fn win_rate_lcb(game_value: f64, margin: f64, sign: f64) -> f64 {
+    let mover_lcb = (game_value - margin + 1.0) / 2.0;
+    if sign > 0.0 {
+        mover_lcb
+    } else {
+        1.0 - mover_lcb
+    }
+}
+
+/// Ownership, one value a cell, from the view `sign` says (it is the side to move's).
+fn cells(ownership: &[f32], sign: f64) -> Value {
+    Value::Array(
+        ownership
+            .iter()
+            .map(|&o| Value::from(sign * f64::from(o)))
+            .collect(),
+    )
 }
 
 /// The network's policy over every action: the legal ones' priors summing to one, -1 where
@@ -194,23 +216,22 @@ fn policy_values<G: Game>(game: &G, policy: &[f32]) -> Value {
 }
 
 /// The result for a turn where the game is over: no move to search, the result exact.
-pub(crate) fn game_over<G: Game>(
-    asked: &Asked,
-    turn: usize,
-    game: &G,
-    settings: &Settings,
-) -> String {
+pub(crate) fn game_over<G: Game>(asked: &Asked, turn: usize, game: &G) -> String {
     let mover = game.to_move();
-    let sign = settings.perspective.sign(mover);
+    let sign = asked.settings.perspective.sign(mover);
     let value = game
         .outcome()
         .map_or(0.0, |outcome| f64::from(outcome.value_for(mover)));
+    let winrate = (sign * value + 1.0) / 2.0;
     let root = root_info(
         game,
-        (sign * value + 1.0) / 2.0,
-        sign * f64::from(game.score_lead(mover)),
-        sign * value,
-        0,
+        RootFigures {
+            winrate,
+            lcb: winrate,
+            lead: sign * f64::from(game.score_lead(mover)),
+            utility: sign * value,
+            visits: 0,
+        },
     );
     let mut line = header(&asked.id, turn, false);
     line.insert("moveInfos".to_owned(), Value::Array(Vec::new()));

@@ -2,7 +2,7 @@
 //! what each kind of query is answered with, in which order, and that bad input never stops
 //! it.
 
-use analysis::{Engine, Perspective, Settings};
+use analysis::{AnalysisEngine, Perspective, SearchSettings, Settings};
 use game::{DeviceError, Evaluation, Evaluator, Game, Planes, Side};
 use ghodak::Ghodak;
 use mcts::{SearchConfig, UniformEvaluator};
@@ -31,20 +31,24 @@ impl<G: Game> Evaluator<G> for HashEvaluator {
 
 fn settings(positions_in_flight: usize, perspective: Perspective) -> Settings {
     Settings {
-        visits: 30,
         positions_in_flight,
-        perspective,
-        pv_len: 5,
-        search: SearchConfig {
-            root_noise: false,
-            ..SearchConfig::default()
+        search: SearchSettings {
+            visits: 30,
+            max_time: None,
+            perspective,
+            pv_len: 5,
+            search: SearchConfig {
+                root_noise: false,
+                ..SearchConfig::default()
+            },
         },
+        cache_entries: 1 << 12,
         seed: 7,
     }
 }
 
-fn engine<G: Planes>(positions_in_flight: usize) -> Engine<G, HashEvaluator> {
-    Engine::new(
+fn engine<G: Planes>(positions_in_flight: usize) -> AnalysisEngine<G, HashEvaluator> {
+    AnalysisEngine::new(
         G::Options::default(),
         HashEvaluator::default(),
         settings(positions_in_flight, Perspective::SideToMove),
@@ -52,9 +56,12 @@ fn engine<G: Planes>(positions_in_flight: usize) -> Engine<G, HashEvaluator> {
 }
 
 /// Sends `lines`, then steps until nothing is left; every line written, parsed.
-fn answers<G: Planes>(engine: &mut Engine<G, HashEvaluator>, lines: &[&str]) -> Vec<Value> {
+fn answers<G: Planes, E: Evaluator<G>>(
+    engine: &mut AnalysisEngine<G, E>,
+    lines: &[&str],
+) -> Vec<Value> {
     for line in lines {
-        engine.handle_line(line).unwrap();
+        engine.handle_line(line);
     }
     while engine.step().unwrap() {}
     engine
@@ -160,7 +167,7 @@ fn the_default_turn_is_the_last_and_a_finished_game_is_answered_exactly() {
 fn a_view_from_one_side_turns_the_other_sides_figures_round() {
     let line = r#"{"id":"v","moves":[["B","E5"]],"maxVisits":50}"#;
     let run = |perspective| {
-        let mut engine = Engine::<Ghodak, _>::new(
+        let mut engine = AnalysisEngine::<Ghodak, _>::new(
             Default::default(),
             HashEvaluator::default(),
             settings(4, perspective),
@@ -233,7 +240,7 @@ fn positions_of_many_queries_share_the_evaluators_batches() {
         let mut engine = engine::<Ghodak>(in_flight);
         let mut steps = 0;
         for line in &lines {
-            engine.handle_line(line).unwrap();
+            engine.handle_line(line);
         }
         while engine.step().unwrap() {
             steps += 1;
@@ -251,16 +258,12 @@ fn positions_of_many_queries_share_the_evaluators_batches() {
 #[test]
 fn terminate_reports_what_was_searched_and_drops_the_queue() {
     let mut engine = engine::<Ghodak>(2);
-    engine.handle_line(r#"{"id":"long","moves":[["B","E5"],["W","C3"]],"analyzeTurns":[0,1,2],"maxVisits":100000}"#).unwrap();
-    engine
-        .handle_line(r#"{"id":"other","moves":[],"maxVisits":10}"#)
-        .unwrap();
+    engine.handle_line(r#"{"id":"long","moves":[["B","E5"],["W","C3"]],"analyzeTurns":[0,1,2],"maxVisits":100000}"#);
+    engine.handle_line(r#"{"id":"other","moves":[],"maxVisits":10}"#);
     for _ in 0..5 {
         engine.step().unwrap();
     }
-    engine
-        .handle_line(r#"{"id":"stop","action":"terminate","terminateId":"long"}"#)
-        .unwrap();
+    engine.handle_line(r#"{"id":"stop","action":"terminate","terminateId":"long"}"#);
     let out = answers(&mut engine, &[]);
     let long: Vec<&Value> = out.iter().filter(|r| r["id"] == "long").collect();
     assert_eq!(long.len(), 3, "one final line per turn: {out:?}");
@@ -372,7 +375,18 @@ fn every_kind_of_bad_input_gets_one_line_and_later_queries_are_answered() {
             r#"{"id":"o","moves":[["B","E5"],["W","E5"]]}"#,
             Some("moves"),
         ),
-        (r#"{"id":"t","moves":[["W","E5"]]}"#, Some("moves")),
+        (
+            r#"{"id":"h","moves":[["B","E5"],["W","Z9"]],"analyzeTurns":[0,1,2]}"#,
+            Some("moves"),
+        ),
+        (
+            r#"{"id":"a","moves":[["B","E5"]],"analyzeTurns":[0,1],"avoidMoves":[{"player":"W","moves":["Q9"],"untilDepth":1}]}"#,
+            Some("avoidMoves"),
+        ),
+        (
+            r#"{"id":"x","moves":[],"overrideSettings":{"maxVisits":0}}"#,
+            Some("overrideSettings"),
+        ),
         (
             r#"{"id":"s","boardXSize":13,"boardYSize":13}"#,
             Some("boardXSize"),
@@ -395,7 +409,7 @@ fn every_kind_of_bad_input_gets_one_line_and_later_queries_are_answered() {
         ),
     ];
     for (line, field) in bad {
-        engine.handle_line(line).unwrap();
+        engine.handle_line(line);
         let out = engine.take_output();
         assert_eq!(out.len(), 1, "{line}: {out:?}");
         let answer: Value = serde_json::from_str(&out[0]).unwrap();
@@ -509,7 +523,7 @@ impl<G: Game> Evaluator<G> for FailingDevice {
 /// fails the step, and leaves nothing to search; queries answered before are untouched.
 #[test]
 fn a_failed_device_answers_every_query_under_way_with_its_error() {
-    let mut engine = Engine::<Ghodak, _>::new(
+    let mut engine = AnalysisEngine::<Ghodak, _>::new(
         Default::default(),
         FailingDevice {
             calls: 0,
@@ -517,9 +531,7 @@ fn a_failed_device_answers_every_query_under_way_with_its_error() {
         },
         settings(2, Perspective::SideToMove),
     );
-    engine
-        .handle_line(r#"{"id":"quick","moves":[],"maxVisits":2}"#)
-        .unwrap();
+    engine.handle_line(r#"{"id":"quick","moves":[],"maxVisits":2}"#);
     while engine.step().unwrap() {}
     let quick = engine.take_output();
     assert_eq!(quick.len(), 1, "{quick:?}");
@@ -527,7 +539,7 @@ fn a_failed_device_answers_every_query_under_way_with_its_error() {
         r#"{"id":"a","moves":[],"analyzeTurns":[0],"maxVisits":1000}"#,
         r#"{"id":"b","moves":[["B","E5"]],"analyzeTurns":[0,1],"maxVisits":1000}"#,
     ] {
-        engine.handle_line(line).unwrap();
+        engine.handle_line(line);
     }
     let error = loop {
         match engine.step() {
@@ -554,4 +566,235 @@ fn a_failed_device_answers_every_query_under_way_with_its_error() {
         ]
     );
     assert!(engine.is_idle());
+}
+
+/// A move by the side not to move is played as KataGo plays it (the turn handed over); with
+/// no `initialPlayer`, the first move's player moves first, else White after a handicap
+/// (two or more black stones, no white), else Black.
+#[test]
+fn moves_out_of_turn_and_the_first_player_are_katagos() {
+    let mut engine = engine::<Ghodak>(4);
+    let out = answers(
+        &mut engine,
+        &[
+            r#"{"id":"w","moves":[["W","E5"]],"analyzeTurns":[0,1],"maxVisits":3}"#,
+            r#"{"id":"bb","moves":[["B","E5"],["B","C3"]],"maxVisits":3}"#,
+            r#"{"id":"hc","initialStones":[["B","C3"],["B","G7"]],"moves":[],"maxVisits":3}"#,
+            r#"{"id":"one","initialStones":[["B","C3"]],"moves":[],"maxVisits":3}"#,
+        ],
+    );
+    let player = |id: &str, turn: u64| {
+        out.iter()
+            .find(|r| r["id"] == id && r["turnNumber"] == turn)
+            .unwrap_or_else(|| panic!("{id} {turn}: {out:?}"))["rootInfo"]["currentPlayer"]
+            .clone()
+    };
+    assert_eq!(player("w", 0), "W", "the first move's player starts");
+    assert_eq!(player("w", 1), "B");
+    assert_eq!(player("bb", 2), "W", "two black moves in a row");
+    assert_eq!(player("hc", 0), "W", "a handicap: White moves first");
+    assert_eq!(player("one", 0), "B", "one stone is no handicap");
+    assert!(out.iter().all(|r| r.get("error").is_none()), "{out:?}");
+}
+
+/// A turn asked twice is answered once.
+#[test]
+fn a_turn_asked_twice_is_answered_once() {
+    let mut engine = engine::<Ghodak>(4);
+    let out = answers(
+        &mut engine,
+        &[r#"{"id":"r","moves":[["B","E5"]],"analyzeTurns":[1,1,0,1],"maxVisits":3}"#],
+    );
+    let mut turns: Vec<u64> = out
+        .iter()
+        .map(|r| r["turnNumber"].as_u64().unwrap())
+        .collect();
+    turns.sort_unstable();
+    assert_eq!(turns, [0, 1], "{out:?}");
+}
+
+/// `overrideSettings` sets KataGo's search settings for one query: the view, the visits,
+/// the variations' length and the time; a setting without a counterpart here is named in a
+/// warning, and the query is answered.
+#[test]
+fn override_settings_apply_to_their_query() {
+    let mut engine = engine::<Ghodak>(4);
+    let plain = answers(
+        &mut engine,
+        &[r#"{"id":"p","moves":[["B","E5"]],"maxVisits":40}"#],
+    );
+    let out = answers(
+        &mut engine,
+        &[
+            r#"{"id":"o","moves":[["B","E5"]],"overrideSettings":{"reportAnalysisWinratesAs":"BLACK","maxVisits":25,"analysisPVLen":2,"wideRootNoise":0.04}}"#,
+        ],
+    );
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert_eq!(out[0]["field"], "overrideSettings");
+    assert!(
+        out[0]["warning"]
+            .as_str()
+            .unwrap()
+            .contains("`wideRootNoise`"),
+        "{out:?}"
+    );
+    let (plain, over) = (&plain[0], &out[1]);
+    assert_eq!(over["rootInfo"]["visits"], 25);
+    let white = plain["rootInfo"]["winrate"].as_f64().unwrap();
+    let black = over["rootInfo"]["winrate"].as_f64().unwrap();
+    assert!(
+        (white + black - 1.0).abs() < 0.2,
+        "White's view then Black's: {white} {black}"
+    );
+    for info in over["moveInfos"].as_array().unwrap() {
+        assert!(
+            info["pv"].as_array().unwrap().len() <= 3,
+            "the move and 2 after: {info}"
+        );
+    }
+    // As in KataGo, a query's own maxVisits is read after its overrideSettings.
+    let both = answers(
+        &mut engine,
+        &[r#"{"id":"b","moves":[],"maxVisits":30,"overrideSettings":{"maxVisits":25}}"#],
+    );
+    assert_eq!(both[0]["rootInfo"]["visits"], 30);
+    // A search of ten million visits stops at its time.
+    let timed = answers(
+        &mut engine,
+        &[r#"{"id":"t","moves":[],"overrideSettings":{"maxVisits":10000000,"maxTime":0.05}}"#],
+    );
+    let visits = timed[0]["rootInfo"]["visits"].as_u64().unwrap();
+    assert!(visits > 0 && visits < 10_000_000, "{visits}");
+}
+
+/// Answers as [`HashEvaluator`], with Go's ownership of each position as the game counts it
+/// (the side to move's view), and keeps every position it evaluated.
+#[derive(Default)]
+struct OwnershipEvaluator {
+    wanted: bool,
+    seen: Vec<Ghodak>,
+    calls: usize,
+}
+
+impl Evaluator<Ghodak> for OwnershipEvaluator {
+    fn evaluate(
+        &mut self,
+        positions: &[&Ghodak],
+        out: &mut [Evaluation],
+    ) -> Result<(), DeviceError> {
+        self.calls += 1;
+        HashEvaluator::default().evaluate(positions, out)?;
+        for (position, evaluation) in positions.iter().zip(out.iter_mut()) {
+            self.seen.push((*position).clone());
+            evaluation.ownership.clear();
+            if self.wanted {
+                evaluation
+                    .ownership
+                    .resize(position.plane_shape().cells(), 0.0);
+                position.ownership(position.to_move(), &mut evaluation.ownership);
+            }
+        }
+        Ok(())
+    }
+
+    fn want_ownership(&mut self, wanted: bool) -> bool {
+        self.wanted = wanted;
+        true
+    }
+}
+
+fn ownership_engine() -> AnalysisEngine<Ghodak, OwnershipEvaluator> {
+    let mut settings = settings(4, Perspective::SideToMove);
+    // No cache: every node the search makes is an evaluation the test sees.
+    settings.cache_entries = 1;
+    AnalysisEngine::new(Default::default(), OwnershipEvaluator::default(), settings)
+}
+
+/// The ownership reported is the search's: at one visit the network's at the root; at more,
+/// the mean over every position the search evaluated (each seen from the root's side to
+/// move), which this test computes from the evaluator's own record; a stone's cell is owned
+/// by its side throughout.
+#[test]
+fn ownership_is_averaged_over_the_search() {
+    let query = |visits: u32| {
+        format!(
+            r#"{{"id":"o","initialStones":[["B","C3"],["W","G7"]],"initialPlayer":"W","moves":[["W","E5"]],"maxVisits":{visits},"includeOwnership":true,"includeMovesOwnership":true,"includePolicy":true}}"#
+        )
+    };
+    let c3 = 6 * 9 + 2;
+    let g7 = 2 * 9 + 6;
+    for visits in [1, 60] {
+        let mut engine = ownership_engine();
+        let out = answers(&mut engine, &[&query(visits)]);
+        let ownership: Vec<f64> = out[0]["ownership"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{out:?}"))
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        // Black is to move after White's E5.
+        assert!(
+            ownership[c3] > 0.99 && ownership[g7] < -0.99,
+            "{ownership:?}"
+        );
+        let evaluator = engine.evaluator();
+        let root_mover = evaluator.seen[0].to_move();
+        let mut expected = vec![0.0f64; 81];
+        let mut cells = vec![0.0f32; 81];
+        for position in &evaluator.seen {
+            position.ownership(root_mover, &mut cells);
+            for (sum, &cell) in expected.iter_mut().zip(&cells) {
+                *sum += f64::from(cell) / evaluator.seen.len() as f64;
+            }
+        }
+        if visits == 1 {
+            assert_eq!(
+                evaluator.seen.len(),
+                1,
+                "one visit is the root's evaluation"
+            );
+            assert_eq!(
+                evaluator.calls, 1,
+                "policy and ownership come from the search's pass"
+            );
+        }
+        for (got, want) in ownership.iter().zip(&expected) {
+            assert!((got - want).abs() < 1e-5, "{ownership:?}\n{expected:?}");
+        }
+        let moves = out[0]["moveInfos"].as_array().unwrap();
+        assert!(
+            moves
+                .iter()
+                .all(|info| info["ownership"].as_array().map(Vec::len) == Some(81))
+        );
+        assert_eq!(out[0]["policy"].as_array().unwrap().len(), 82);
+    }
+}
+
+/// Positions analysed again come from the cache all queries share, until `clear_cache`.
+#[test]
+fn the_cache_spans_queries_until_it_is_cleared() {
+    let mut settings = settings(4, Perspective::SideToMove);
+    settings.cache_entries = 1 << 14;
+    let mut engine = AnalysisEngine::<Ghodak, _>::new(
+        Default::default(),
+        OwnershipEvaluator::default(),
+        settings,
+    );
+    let line =
+        r#"{"id":"c","moves":[["B","E5"],["W","C3"]],"analyzeTurns":[0,1,2],"maxVisits":20}"#;
+    let evaluated = |engine: &mut AnalysisEngine<Ghodak, OwnershipEvaluator>, lines: &[&str]| {
+        let before = engine.evaluator().seen.len();
+        answers(engine, lines);
+        engine.evaluator().seen.len() - before
+    };
+    let first = evaluated(&mut engine, &[line]);
+    let again = evaluated(&mut engine, &[line]);
+    assert!(
+        again * 2 < first,
+        "a repeat is mostly cache hits: {first} then {again}"
+    );
+    evaluated(&mut engine, &[r#"{"id":"x","action":"clear_cache"}"#]);
+    let cleared = evaluated(&mut engine, &[line]);
+    assert_eq!(cleared, first, "a cleared cache answers nothing");
 }

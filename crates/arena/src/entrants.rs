@@ -2,7 +2,7 @@
 //! that speak GTP.
 
 use crate::agent::Entrant;
-use crate::gtp::{GtpAgent, GtpEngine};
+use crate::gtp::{GtpAgent, GtpProcess};
 use crate::spec::PlayerSpec;
 use game::{Agent, AgentFailure, Game, GtpGame, GtpWork, Planes};
 use mcts::SearchConfig;
@@ -56,7 +56,7 @@ impl<G: Game> GtpWork<G> for SpawnEngine<'_> {
     where
         G: GtpGame,
     {
-        let engine = GtpEngine::spawn(&self.name, self.command)?;
+        let engine = GtpProcess::spawn(&self.name, self.command)?;
         Ok(Box::new(GtpAgent::<G>::new(engine)))
     }
 }

@@ -22,16 +22,16 @@ pub const REPLY_TIMEOUT: Duration = Duration::from_secs(300);
 const QUIT_GRACE: Duration = Duration::from_secs(2);
 
 /// A running engine process and the GTP conversation with it.
-pub struct GtpEngine {
+pub struct GtpProcess {
     name: String,
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
 }
 
-impl GtpEngine {
+impl GtpProcess {
     /// Starts `command` (program, then arguments); `name` labels it in error messages.
-    pub fn spawn(name: &str, command: &[String]) -> Result<GtpEngine, AgentFailure> {
+    pub fn spawn(name: &str, command: &[String]) -> Result<GtpProcess, AgentFailure> {
         let (program, arguments) = command
             .split_first()
             .ok_or_else(|| AgentFailure::Lost(format!("engine `{name}`: empty command line")))?;
@@ -62,7 +62,7 @@ impl GtpEngine {
                 }
             }
         });
-        Ok(GtpEngine {
+        Ok(GtpProcess {
             name: name.to_owned(),
             child,
             stdin,
@@ -125,7 +125,7 @@ fn strip_id(rest: &str) -> &str {
     rest.trim_start_matches(|c: char| c.is_ascii_digit()).trim()
 }
 
-impl Drop for GtpEngine {
+impl Drop for GtpProcess {
     fn drop(&mut self) {
         let _ = writeln!(self.stdin, "quit").and_then(|()| self.stdin.flush());
         let deadline = Instant::now() + QUIT_GRACE;
@@ -145,7 +145,7 @@ impl Drop for GtpEngine {
 /// the public form if it is the opponent's, so the engine never learns what its side may
 /// not know.
 pub struct GtpAgent<G> {
-    engine: GtpEngine,
+    engine: GtpProcess,
     /// The side the engine plays in this game.
     side: Side,
     /// Actions of the engine's last answer still to hand to the referee, one per `choose`.
@@ -156,7 +156,7 @@ pub struct GtpAgent<G> {
 }
 
 impl<G> GtpAgent<G> {
-    pub fn new(engine: GtpEngine) -> GtpAgent<G> {
+    pub fn new(engine: GtpProcess) -> GtpAgent<G> {
         GtpAgent {
             engine,
             side: Side::First,

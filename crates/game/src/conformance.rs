@@ -8,13 +8,17 @@
 //! - `random_legal_action` draws what a uniform pick from the list draws;
 //! - a position string reads back as the same string, in a game that reads them;
 //! - every symmetry maps the legal set onto the legal set of the position its actions reach,
-//!   and has an inverse among the symmetries;
+//!   and has an inverse among the symmetries; the game played under the symmetry has the
+//!   same outcome and score, and each side's ownership mapped cell for cell (what training's
+//!   augmentation reads its targets from);
 //! - chance's outcomes are listed, distinct, and their probabilities sum to one;
 //! - the planes have the declared shape and finite values, the board mask is 0 or 1, and
 //!   ownership lies in [-1, 1];
 //! - each side, keeping its own copy of the game from the moves as they are told to it
 //!   (`told_move`, `play_told`), sees what the true game lets it see;
-//! - no text, however malformed, panics a parser;
+//! - no text, however malformed, panics a parser: random bytes, legal actions' texts and the
+//!   position string mutated and cut at every point (a panic names the seed, the ply and the
+//!   text);
 //! - the game ends, and its record (`moves_in_full`) replays to the same result;
 //! - the referee's own actions, as self-play and the arena take them
 //!   ([`Referee::play_automatic`]), keep their promises: an opening of k decisions plays k
@@ -172,6 +176,7 @@ impl<G: Planes> Conformance<'_, G> {
             failures.check(planes_are_sound(&game), at);
             failures.check(parsers_survive(&game, &mut rng), at);
             failures.check(position_text_reads_back(&game), at);
+            failures.check(symmetric_targets(&game, &mirrored), at);
             if let Err(why) = symmetries_hold(&game, &mirrored) {
                 failures.0.push(format!("{}: {why}", at()));
                 return;
@@ -451,6 +456,55 @@ fn symmetries_hold<G: Game>(game: &G, mirrored: &[G]) -> Result<(), String> {
     Ok(())
 }
 
+/// The game under each symmetry (`mirrored[sym]`) has the outcome and each side's score of
+/// `game`, and each side's ownership target mapped: cell `c` of `game` is, where a side
+/// decides, the cell of the mapped action `c` (a cell's action on the policy's first plane)
+/// in the mirror. Training's augmentation plays the mapped game and reads its targets there,
+/// so they must be the original's, mapped.
+fn symmetric_targets<G: Planes>(game: &G, mirrored: &[G]) -> Result<(), String> {
+    let shape = game.plane_shape();
+    let cells = shape.cells();
+    let mut mask = vec![0.0; cells];
+    game.board_mask(&mut mask);
+    let (mut owned, mut mirror_owned) = (vec![0.0; cells], vec![0.0; cells]);
+    for (sym, mirror) in mirrored.iter().enumerate() {
+        if mirror.outcome() != game.outcome() {
+            return Err(format!(
+                "under symmetry {sym} the game ends {:?}, not {:?}",
+                mirror.outcome(),
+                game.outcome()
+            ));
+        }
+        for side in Side::BOTH {
+            if mirror.score(side) != game.score(side) {
+                return Err(format!(
+                    "under symmetry {sym} {side:?} scores {}, not {}",
+                    mirror.score(side),
+                    game.score(side)
+                ));
+            }
+            game.ownership(side, &mut owned);
+            mirror.ownership(side, &mut mirror_owned);
+            // Where a side decides, a cell's action on the first plane is the cell (at chance
+            // the actions are outcomes, which the symmetries leave alone).
+            if game.policy_layout().spatial_planes == 0 || game.is_chance() {
+                continue;
+            }
+            for cell in (0..cells).filter(|&cell| mask[cell] == 1.0) {
+                let mapped = game.transform_action(sym, cell) % cells;
+                if mirror_owned[mapped] != owned[cell] {
+                    return Err(format!(
+                        "under symmetry {sym} {side:?}'s ownership of cell {cell} ({}) is {} at \
+                         its image, cell {mapped}",
+                        owned[cell], mirror_owned[mapped]
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Chance's outcomes are the legal list, distinct, with probabilities that sum to one.
 fn chance_is_sound<G: Game>(game: &G) -> Result<(), String> {
     let mut outcomes = Vec::new();
@@ -516,40 +570,63 @@ fn planes_are_sound<G: Planes>(game: &G) -> Result<(), String> {
     Ok(())
 }
 
-/// Malformed text never panics a parser: the actions' texts cut and spliced, and random
-/// characters.
+/// Malformed text never panics a parser: random bytes (read as text, invalid UTF-8 replaced),
+/// the texts of three random legal actions and the position string cut at every point, each
+/// mutated once (a character replaced, dropped or doubled, and the text doubled). A panic
+/// comes back as the error, naming the text.
 fn parsers_survive<G: Game>(game: &G, rng: &mut ChaCha8Rng) -> Result<(), String> {
     const ALPHABET: &[u8] =
-        b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:+-/,. ()[]#=\xc3\xa9";
+        b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:+-/,. ()[]#=%*@!\xc3\xa9";
     let mut legal = Vec::new();
     game.legal_actions(&mut legal);
-    let mut texts: Vec<String> = Vec::new();
-    for _ in 0..4 {
-        let length = rng.random_range(0..12);
-        let bytes: Vec<u8> = (0..length)
-            .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())])
-            .collect();
-        texts.push(String::from_utf8_lossy(&bytes).into_owned());
-    }
-    if let Some(&action) = legal.first() {
-        let text = game.action_to_string(action);
-        let cut = rng.random_range(0..=text.len());
-        if text.is_char_boundary(cut) {
-            texts.push(text[..cut].to_owned());
-            texts.push(format!("{}{}", &text[cut..], &text[..cut]));
-            texts.push(format!("{text}+{text}"));
+    let mut texts: Vec<String> = (0..4)
+        .map(|_| {
+            let length = rng.random_range(0..16);
+            let bytes: Vec<u8> = (0..length).map(|_| rng.random()).collect();
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+        .collect();
+    let valid = (0..3)
+        .filter(|_| !legal.is_empty())
+        .map(|_| game.action_to_string(legal[rng.random_range(0..legal.len())]))
+        .chain(std::iter::once(game.position_text()))
+        .collect::<Vec<String>>();
+    for text in valid {
+        let chars: Vec<char> = text.chars().collect();
+        for cut in 0..chars.len() {
+            texts.push(chars[..cut].iter().collect());
         }
-    }
-    let position = game.position_text();
-    let cut = rng.random_range(0..=position.len());
-    if position.is_char_boundary(cut) {
-        texts.push(position[..cut].to_owned());
+        if !chars.is_empty() {
+            let at = rng.random_range(0..chars.len());
+            let other = char::from(ALPHABET[rng.random_range(0..ALPHABET.len() - 2)]);
+            let mut mutate = |edit: &dyn Fn(&mut Vec<char>)| {
+                let mut mutated = chars.clone();
+                edit(&mut mutated);
+                texts.push(mutated.into_iter().collect());
+            };
+            mutate(&|text| text[at] = other);
+            mutate(&|text| {
+                text.remove(at);
+            });
+            mutate(&|text| text.insert(at, text[at]));
+        }
+        texts.push(format!("{text}{text}"));
     }
     for text in &texts {
-        let _ = game.parse_action(text);
-        let _ = game.parse_move(text);
-        let _ = game.clone().play_told(text);
-        let _ = G::from_position_text(game.options(), text);
+        let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let _ = game.parse_action(text);
+            let _ = game.parse_move(text);
+            let _ = game.clone().play_told(text);
+            let _ = G::from_position_text(game.options(), text);
+        }));
+        if let Err(payload) = parsed {
+            let message = payload
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| payload.downcast_ref::<&str>().copied())
+                .unwrap_or("no message");
+            return Err(format!("parsing {text:?} panicked: {message}"));
+        }
     }
     Ok(())
 }

@@ -62,6 +62,10 @@ pub struct Evaluation {
     /// Expected final score lead of the player to move, in the game's score units (0 from an
     /// evaluator that does not predict it).
     pub lead: f32,
+    /// Who the evaluator expects to own each cell of the position's grid when the game ends,
+    /// from the view of its side to move (+1 its own, -1 the opponent's, cells row by row):
+    /// where it was asked for ([`Evaluator::want_ownership`]) and predicts it; else empty.
+    pub ownership: Vec<f32>,
 }
 
 /// Evaluates positions in batches: the search collects leaves from many trees and asks once.
@@ -72,13 +76,13 @@ pub struct Evaluation {
 pub trait Evaluator<G: Game> {
     fn evaluate(&mut self, positions: &[&G], out: &mut [Evaluation]) -> Result<(), DeviceError>;
 
-    /// Who the evaluator expects to own each cell of `position`'s grid when the game ends,
-    /// from the view of its side to move (+1 its own, -1 the opponent's, cells row by row),
-    /// where it predicts that (a network's ownership head): what analysis reports as
-    /// ownership. `None`, the default, from an evaluator that does not.
-    fn ownership(&mut self, position: &G) -> Result<Option<Vec<f32>>, DeviceError> {
-        let _ = position;
-        Ok(None)
+    /// Asks the evaluator to fill each [`Evaluation::ownership`] from now on (`wanted`), or
+    /// to stop; returns whether it predicts ownership at all (a network's ownership head:
+    /// what analysis reports). It costs copies, not passes: the head runs anyway. The
+    /// default predicts none.
+    fn want_ownership(&mut self, wanted: bool) -> bool {
+        let _ = wanted;
+        false
     }
 }
 

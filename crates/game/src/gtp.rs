@@ -41,6 +41,15 @@ pub trait GtpGame: Game {
         let _ = (options, stones, to_move);
         Err(format!("{} places no stones outside a move", Self::NAME))
     }
+
+    /// This position with `side` to move, every piece where it stands: how a Go program takes
+    /// a move out of turn (KataGo plays a record's two moves in a row by one colour so: the
+    /// history, and with it the ko, cleared). A game whose turn cannot be handed over
+    /// refuses, saying so.
+    fn hand_turn_to(&self, side: Side) -> Result<Self, String> {
+        let _ = side;
+        Err(format!("{} cannot hand the turn over", Self::NAME))
+    }
 }
 
 /// The `final_score` text: the winner's letter ([`GtpGame::SCORE_LETTERS`]), `+`, the lead

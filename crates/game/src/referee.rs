@@ -266,6 +266,25 @@ impl<G: Game> Referee<G> {
         &self.actions
     }
 
+    /// The game's history, for reading (undo, the last move shown), not for stepping: each
+    /// action played, with the position it was played in, from the start.
+    pub fn history(&self) -> impl Iterator<Item = (G, usize)> + '_ {
+        let mut position = self.start.clone();
+        self.actions.iter().map(move |&action| {
+            let before = position.clone();
+            position.apply(action);
+            (before, action)
+        })
+    }
+
+    /// The position after the first `actions` actions of [`Referee::actions`] (history, as
+    /// [`Referee::history`] reads it).
+    pub fn position_after(&self, actions: usize) -> G {
+        self.history()
+            .nth(actions)
+            .map_or_else(|| self.game.clone(), |(position, _)| position)
+    }
+
     /// How many of [`Referee::actions`] were the game's random opening (chance's outcomes
     /// among them included).
     pub fn opening_actions(&self) -> usize {

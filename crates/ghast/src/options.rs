@@ -114,7 +114,7 @@ impl RawOptions {
                 .filter(|&t| t >= 1)
                 .ok_or(OptionsError::MaxTurns(t))?,
         };
-        self.tile.validate()?;
+        self.tile.validate().map_err(OptionsError::Tile)?;
         Ok(GhastOptions {
             raw: self,
             size,

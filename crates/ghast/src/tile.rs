@@ -1,6 +1,5 @@
 //! The tile's coupler pattern, a parameter of the rules (RULES.md section 3).
 
-use crate::options::OptionsError;
 use serde::{Deserialize, Serialize};
 
 /// Offsets, relative to the tile's orientation, of its regular couplers, its ranged coupler
@@ -24,8 +23,9 @@ impl Default for Tile {
 }
 
 impl Tile {
-    pub(crate) fn validate(&self) -> Result<(), OptionsError> {
-        let bad = |reason: String| Err(OptionsError::Tile(reason));
+    /// Why the tile is not one, in words (the options' error names the option).
+    pub(crate) fn validate(&self) -> Result<(), String> {
+        let bad = |reason: String| Err(reason);
         if let Some(offset) = self.couplers.iter().find(|&&k| k >= 6) {
             return bad(format!("coupler offset {offset} is not a direction 0..5"));
         }
@@ -104,7 +104,7 @@ mod tests {
             ranged: 0,
             receiver: 3,
         };
-        assert!(tile.validate().unwrap_err().to_string().contains("repeat"));
+        assert!(tile.validate().unwrap_err().contains("repeat"));
         let tile = Tile {
             couplers: vec![6],
             ranged: 0,

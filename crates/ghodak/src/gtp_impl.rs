@@ -117,10 +117,24 @@ impl GtpGame for Ghodak {
                 text
             })
             .collect();
-        let side = if to_move == Side::First { 'b' } else { 'w' };
-        let text = format!("{} {side} 1", rows.join("/"));
+        let text = format!("{} {} 1", rows.join("/"), side_letter(to_move));
         Ghodak::from_position_str(options, &text).map_err(|error| error.reason)
     }
+
+    /// The position string with `side` to move: the stones and the move count stay; the ko
+    /// and the passes, which a position string leaves out, go.
+    fn hand_turn_to(&self, side: Side) -> Result<Self, String> {
+        let text = self.position_text();
+        let mut words: Vec<&str> = text.split_whitespace().collect();
+        let letter = side_letter(side).to_string();
+        words[1] = &letter;
+        Ghodak::from_position_str(self.options(), &words.join(" ")).map_err(|error| error.reason)
+    }
+}
+
+/// A side as a position string writes it.
+fn side_letter(side: Side) -> char {
+    if side == Side::First { 'b' } else { 'w' }
 }
 
 #[cfg(test)]
@@ -148,6 +162,27 @@ mod tests {
         assert!(diagram.contains(" 3  . . X . . 3"), "{diagram}");
         assert!(diagram.contains("white to move"), "{diagram}");
         assert_eq!(Ghodak::position_size("5/5/2x2/5/5 w 2"), Ok(5));
+    }
+
+    #[test]
+    fn a_turn_handed_over_keeps_the_stones_and_clears_the_ko() {
+        let options = RawOptions::default().validate().unwrap();
+        let mut game = Ghodak::new(&options);
+        // Black takes the ko at E5 (capturing D5); White may not retake at D5 at once.
+        for point in ["D6", "E6", "C5", "F5", "D4", "E4", "A1", "D5", "E5"] {
+            game.play(point).unwrap();
+        }
+        let retake = game.parse_action("D5");
+        assert!(retake.is_err(), "the ko: {retake:?}");
+        let handed = game.hand_turn_to(Side::Second).unwrap();
+        assert_eq!(Game::to_move(&handed), Side::Second);
+        assert_eq!(
+            handed.position_text().split_whitespace().next(),
+            game.position_text().split_whitespace().next()
+        );
+        assert!(handed.parse_action("D5").is_ok(), "the ko is cleared");
+        let black = game.hand_turn_to(Side::First).unwrap();
+        assert_eq!(Game::to_move(&black), Side::First);
     }
 
     #[test]

@@ -13,7 +13,10 @@ use std::collections::VecDeque;
 /// The table is direct-mapped by [`Game::hash`] (which covers everything a network reads: for
 /// Ghast the board, side to move, turn, passes and pending veto), a newer entry replacing an
 /// older one in its slot. Policies are stored densely, `num_actions` floats an entry, so
-/// memory is `entries x num_actions x 4` bytes, allocated at the first call.
+/// memory is `entries x num_actions x 4` bytes, allocated at the first call; ownership, where
+/// it is asked for ([`Evaluator::want_ownership`]), a cell's float more an entry, allocated at
+/// the first evaluation that has it. While ownership is asked for, an entry without it is a
+/// miss.
 #[derive(Debug)]
 pub struct CachedEvaluator<E> {
     inner: E,
@@ -24,6 +27,11 @@ pub struct CachedEvaluator<E> {
     leads: Vec<f32>,
     policies: Vec<f32>,
     num_actions: usize,
+    /// Whether evaluations must carry ownership, and each slot's ownership where it has one.
+    ownership_wanted: bool,
+    has_ownership: Vec<bool>,
+    ownerships: Vec<f32>,
+    cells: usize,
     misses: Vec<usize>,
     miss_out: Vec<Evaluation>,
     positions: Vec<&'static ()>,
@@ -61,6 +69,10 @@ impl<E> CachedEvaluator<E> {
             leads: Vec::new(),
             policies: Vec::new(),
             num_actions: 0,
+            ownership_wanted: false,
+            has_ownership: Vec::new(),
+            ownerships: Vec::new(),
+            cells: 0,
             misses: Vec::new(),
             miss_out: Vec::new(),
             positions: Vec::new(),
@@ -78,6 +90,11 @@ impl<E> CachedEvaluator<E> {
             "a batch in flight would be received from the new evaluator"
         );
         self.inner = inner;
+        self.clear();
+    }
+
+    /// Forgets every entry, keeping the table's memory (KataGo's `clear_cache`).
+    pub fn clear(&mut self) {
         self.keys.fill(EMPTY);
     }
 
@@ -132,7 +149,7 @@ impl<E> CachedEvaluator<E> {
         for (index, position) in positions.iter().enumerate() {
             let key = stored_key(position.hash());
             let slot = slot(key, self.entries);
-            if self.keys[slot] == key {
+            if self.keys[slot] == key && (!self.ownership_wanted || self.has_ownership[slot]) {
                 hit(self, index, slot);
             } else {
                 misses.push(index);
@@ -151,6 +168,12 @@ impl<E> CachedEvaluator<E> {
             .extend_from_slice(&self.policies[slot * n..][..n]);
         evaluation.value = self.values[slot];
         evaluation.lead = self.leads[slot];
+        evaluation.ownership.clear();
+        if self.ownership_wanted {
+            evaluation
+                .ownership
+                .extend_from_slice(&self.ownerships[slot * self.cells..][..self.cells]);
+        }
     }
 
     /// The positions at `misses`, in the buffer kept for them (hand it back with
@@ -195,6 +218,18 @@ impl<E> CachedEvaluator<E> {
         stored.fill(0.0);
         let len = evaluation.policy.len().min(n);
         stored[..len].copy_from_slice(&evaluation.policy[..len]);
+        let cells = evaluation.ownership.len();
+        if cells > 0 {
+            if cells != self.cells {
+                self.cells = cells;
+                self.ownerships = vec![0.0; self.entries * cells];
+                self.has_ownership = vec![false; self.entries];
+            }
+            self.ownerships[slot * cells..][..cells].copy_from_slice(&evaluation.ownership);
+            self.has_ownership[slot] = true;
+        } else if let Some(has) = self.has_ownership.get_mut(slot) {
+            *has = false;
+        }
     }
 }
 
@@ -214,6 +249,16 @@ impl<G: Game, E: Evaluator<G>> Evaluator<G> for CachedEvaluator<E> {
         }
         self.misses = misses;
         Ok(())
+    }
+
+    fn want_ownership(&mut self, wanted: bool) -> bool {
+        let predicts = self.inner.want_ownership(wanted);
+        self.ownership_wanted = wanted && predicts;
+        if self.ownership_wanted && self.has_ownership.len() != self.entries {
+            // No entry has ownership yet.
+            self.has_ownership = vec![false; self.entries];
+        }
+        predicts
     }
 }
 

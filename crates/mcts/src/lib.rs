@@ -35,4 +35,4 @@ pub use resign::{ResignRule, ResignWatch};
 pub use rollout::RolloutEvaluator;
 pub use search::{Search, SearchResult};
 pub use temperature::TemperatureSchedule;
-pub use tree::{ChildStats, Tree};
+pub use tree::{ChildStats, Keep, Tree};

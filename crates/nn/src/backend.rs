@@ -19,7 +19,7 @@ pub(crate) struct Backend {
     compute: Compute,
     /// `cpu`, `cuda:N` or the simulated device's `sim:A_MS,B_US`: what errors name.
     name: String,
-    /// Forward passes run so far (ownership passes included).
+    /// Forward passes run so far.
     passes: AtomicU64,
     /// The pass from which on every pass fails, where a failure is injected
     /// ([`crate::inject_failure_at_pass`]).
@@ -85,11 +85,13 @@ impl Backend {
     }
 
     /// Runs the batch in `host`, whose first `used` rows are positions (the rest padding),
-    /// leaving their policies, WDL and leads in `out`.
+    /// leaving their policies, WDL and leads in `out`, and with `ownership` (a network's
+    /// head, which runs anyway) their ownership too.
     pub fn forward(
         &self,
         host: &HostBatch,
         used: usize,
+        ownership: bool,
         out: &mut Outputs,
     ) -> Result<(), DeviceError> {
         self.pass(|compute| match compute {
@@ -110,30 +112,20 @@ impl Backend {
                 copy_to_host(&policy, &mut out.policy);
                 copy_to_host(&wdl, &mut out.wdl);
                 copy_to_host(&lead, &mut out.lead);
+                if ownership {
+                    let cells = output.ownership.narrow(0, 0, n).to_kind(Kind::Float);
+                    copy_to_host(&cells, &mut out.ownership);
+                } else {
+                    out.ownership.clear();
+                }
             }
             Compute::Simulated(simulated) => simulated.forward(host, used, out),
         })
     }
 
-    /// The ownership head's prediction for the first row of `host`, one value a cell, from
-    /// the view of the position's side to move; `None` on a simulated device, which has no
-    /// network.
-    pub fn ownership(&self, host: &HostBatch) -> Result<Option<Vec<f32>>, DeviceError> {
-        self.pass(|compute| {
-            let Compute::Network {
-                network,
-                device,
-                kind,
-            } = compute
-            else {
-                return None;
-            };
-            let inputs = host.inputs(*device, *kind);
-            let output = tch::no_grad(|| network.forward_t(&inputs, false));
-            let mut cells = Vec::new();
-            copy_to_host(&output.ownership.get(0).to_kind(Kind::Float), &mut cells);
-            Some(cells)
-        })
+    /// Whether passes can give ownership: a network's head; a simulated device has none.
+    pub fn predicts_ownership(&self) -> bool {
+        !self.is_simulated()
     }
 
     /// One pass on the device, counted, failing where a failure is injected.

@@ -62,6 +62,8 @@ pub struct NetEvaluator<G> {
     warmed: HashSet<(usize, usize)>,
     host: HostBatch,
     outputs: Outputs,
+    /// Whether evaluations carry the ownership head's output ([`Evaluator::want_ownership`]).
+    ownership_wanted: bool,
     /// Time spent in the network: inputs to the device, the forward pass, the softmax and
     /// the copies back (not the encoding of planes, which is the caller's game code).
     network_time: Duration,
@@ -134,6 +136,7 @@ impl<G: Planes> NetEvaluator<G> {
             warmed: HashSet::new(),
             host: HostBatch::default(),
             outputs: Outputs::default(),
+            ownership_wanted: false,
             network_time: Duration::ZERO,
             game: PhantomData,
         }
@@ -197,11 +200,14 @@ impl<G: Planes> NetEvaluator<G> {
     ) -> Result<(), DeviceError> {
         self.host.encode(positions, rows);
         let started = Instant::now();
-        self.backend
-            .forward(&self.host, positions.len(), &mut self.outputs)?;
+        self.backend.forward(
+            &self.host,
+            positions.len(),
+            self.ownership_wanted,
+            &mut self.outputs,
+        )?;
         self.network_time += started.elapsed();
-        let outputs = &self.outputs;
-        write_evaluations(&outputs.policy, &outputs.wdl, &outputs.lead, out);
+        write_evaluations(self.outputs.all(), out);
         Ok(())
     }
 
@@ -236,10 +242,9 @@ impl<G: Planes> Evaluator<G> for NetEvaluator<G> {
         Ok(())
     }
 
-    /// One forward pass of `position` alone (padded to the smallest bucket).
-    fn ownership(&mut self, position: &G) -> Result<Option<Vec<f32>>, DeviceError> {
-        self.warm_up(position)?;
-        self.host.encode(&[position], self.bucket_for(1));
-        self.backend.ownership(&self.host)
+    fn want_ownership(&mut self, wanted: bool) -> bool {
+        let predicts = self.backend.predicts_ownership();
+        self.ownership_wanted = wanted && predicts;
+        predicts
     }
 }

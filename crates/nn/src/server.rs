@@ -24,7 +24,7 @@ use crate::HostBatch;
 use crate::backend::{Backend, bucket_for};
 use crate::evaluator::NetEvaluator;
 use crate::model::Network;
-use crate::outputs::{Outputs, write_evaluations};
+use crate::outputs::{Outputs, Rows, write_evaluations};
 use game::{DeviceError, Evaluation, Evaluator, PipelinedEvaluator, Planes};
 use std::collections::VecDeque;
 use std::marker::PhantomData;
@@ -370,7 +370,7 @@ fn serve(shared: &Shared, wake: &Sender<Message>) {
         let used = packed.rows();
         packed.pad_to(bucket_for(&shared.buckets, used));
         let started = Instant::now();
-        let pass = backend.forward(&packed, used, &mut outputs);
+        let pass = backend.forward(&packed, used, false, &mut outputs);
         let device_time = started.elapsed();
         if let Err(error) = pass {
             // Recorded while the device is held, so that the other thread, which takes it
@@ -395,14 +395,14 @@ fn serve(shared: &Shared, wake: &Sender<Message>) {
         counters.positions.fetch_add(used as u64, Ordering::Relaxed);
         let mut row = 0;
         for request in parts.drain(..) {
-            let (policy, wdl, lead) = outputs.rows(row..row + request.used, layout.1);
+            let rows = outputs.rows(row..row + request.used, layout.1);
             row += request.used;
             // A client gone (its thread stopped) needs no answer.
             let _ = request.reply.send(Reply {
                 batch: request.batch,
-                policy: policy.to_vec(),
-                wdl: wdl.to_vec(),
-                lead: lead.to_vec(),
+                policy: rows.policy.to_vec(),
+                wdl: rows.wdl.to_vec(),
+                lead: rows.lead.to_vec(),
             });
         }
     }
@@ -474,7 +474,13 @@ impl<G: Planes> PipelinedEvaluator<G> for ServerClient<G> {
             // The request was dropped unanswered: the device failed.
             let reply = answer.recv().map_err(|_| self.shared.failure())?;
             let end = start + reply.lead.len();
-            write_evaluations(&reply.policy, &reply.wdl, &reply.lead, &mut out[start..end]);
+            let rows = Rows {
+                policy: &reply.policy,
+                wdl: &reply.wdl,
+                lead: &reply.lead,
+                ownership: &[],
+            };
+            write_evaluations(rows, &mut out[start..end]);
             start = end;
             self.spare.push(reply.batch);
         }

@@ -3,7 +3,7 @@
 //! A [`Bundle`] is a folder that holds everything a bot needs (the weights, their checkpoint
 //! sidecar, the game options and the search settings), so that a model can be shipped and
 //! played without the run that trained it. [`Bot`] searches with the bundle's network;
-//! [`gtp::Engine`] speaks the Go Text Protocol over any reader and writer, so that GUIs,
+//! [`gtp::GtpEngine`] speaks the Go Text Protocol over any reader and writer, so that GUIs,
 //! tournament managers and tests drive it alike.
 
 mod bot;

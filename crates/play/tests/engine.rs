@@ -5,12 +5,12 @@ mod common;
 use game::{Game, GtpGame, Planes, Side};
 use ghast::Ghast;
 use mcts::ResignRule;
-use play::gtp::{Command, Engine};
+use play::gtp::{Command, GtpEngine};
 use play::{Bot, Bundle};
 use std::io::Cursor;
 use tch::Device;
 
-fn send<G: GtpGame + Planes>(engine: &mut Engine<G>, line: &str) -> Result<String, String> {
+fn send<G: GtpGame + Planes>(engine: &mut GtpEngine<G>, line: &str) -> Result<String, String> {
     engine.execute(&Command::parse(line).expect("a command line"))
 }
 
@@ -21,7 +21,7 @@ fn colour(side: Side) -> &'static str {
     }
 }
 
-fn engine(vetoes: [i64; 2]) -> (tempfile::TempDir, Engine<Ghast>) {
+fn engine(vetoes: [i64; 2]) -> (tempfile::TempDir, GtpEngine<Ghast>) {
     let temp = tempfile::tempdir().unwrap();
     let engine = common::engine(temp.path(), &common::small_options(vetoes));
     (temp, engine)
@@ -29,7 +29,7 @@ fn engine(vetoes: [i64; 2]) -> (tempfile::TempDir, Engine<Ghast>) {
 
 /// Plays a game where the bot's moves alternate with the first legal move, whichever side is
 /// to move (veto answers included), and returns the number of moves.
-fn play_out<G: GtpGame + Planes>(engine: &mut Engine<G>) -> usize {
+fn play_out<G: GtpGame + Planes>(engine: &mut GtpEngine<G>) -> usize {
     let mut legal = Vec::new();
     for moves in 0.. {
         let game = engine.game();
@@ -248,7 +248,7 @@ fn ghodak_plays_a_whole_game_in_go_terms() {
     let bundle =
         play::Bundle::<ghodak::Ghodak>::export(&weights, &temp.path().join("bot"), 8).unwrap();
     let bot = play::Bot::new(bundle, tch::Device::Cpu, 7).unwrap();
-    let mut engine = Engine::new(bot, options);
+    let mut engine = GtpEngine::new(bot, options);
 
     assert_eq!(send(&mut engine, "boardsize 5"), Ok(String::new()));
     assert_eq!(send(&mut engine, "komi 0.5"), Ok(String::new()));
@@ -297,7 +297,7 @@ fn a_bot_that_finds_its_game_lost_for_long_enough_answers_resign() {
         threshold: 1.5,
         consecutive_moves: 2,
     };
-    let mut engine = Engine::new(Bot::new(bundle, Device::Cpu, 7).unwrap(), options);
+    let mut engine = GtpEngine::new(Bot::new(bundle, Device::Cpu, 7).unwrap(), options);
     let first = send(&mut engine, "genmove b").unwrap();
     assert_ne!(first, "resign", "one hopeless decision is not yet a streak");
     let mut legal = Vec::new();

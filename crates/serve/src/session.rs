@@ -79,14 +79,16 @@ impl<G: Game> Session<G> {
     /// in between go too, and are drawn afresh). Returns how many actions were taken back.
     pub fn undo(&mut self) -> usize {
         let actions = self.referee.actions();
-        let mut game = self.referee.start().clone();
-        let mut cut = 0;
-        for (index, &action) in actions.iter().enumerate() {
-            if game.to_move() == self.human && !game.is_chance() && !game.mid_move() {
-                cut = index;
-            }
-            game.apply(action);
-        }
+        let cut = self
+            .referee
+            .history()
+            .enumerate()
+            .filter(|(_, (game, _))| {
+                game.to_move() == self.human && !game.is_chance() && !game.mid_move()
+            })
+            .map(|(index, _)| index)
+            .last()
+            .unwrap_or(0);
         let kept = actions[..cut].to_vec();
         let taken = actions.len() - cut;
         let mut referee = Referee::new(self.referee.start().clone());
@@ -105,22 +107,11 @@ impl<G: Game> Session<G> {
             .into_iter()
             .rev()
             .find(|(mover, _)| *mover != Mover::Chance)?;
-        let actions = &self.referee.actions()[range.clone()];
-        let mut game = self.referee.start().clone();
-        self.referee.actions()[..range.start]
-            .iter()
-            .for_each(|&action| game.apply(action));
-        let before = game.clone();
-        let mut before_last = game.clone();
-        for &action in actions {
-            before_last.clone_from(&game);
-            game.apply(action);
-        }
         Some(LastMove {
-            before,
-            actions: actions.to_vec(),
-            after: game,
-            before_last,
+            before: self.referee.position_after(range.start),
+            actions: self.referee.actions()[range.clone()].to_vec(),
+            after: self.referee.position_after(range.end),
+            before_last: self.referee.position_after(range.end - 1),
         })
     }
 

@@ -2,7 +2,7 @@
 //! at a time and with all of them in flight, on one engine, side by side.
 
 use crate::commands::analysis::{EngineArgs, EngineWork};
-use analysis::Engine;
+use analysis::AnalysisEngine;
 use analysis::bench::{all_in_flight, one_at_a_time, random_queries};
 use clap::Args as ClapArgs;
 use game::Planes;
@@ -33,7 +33,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 struct Measure<'a>(&'a Args);
 
 impl EngineWork for Measure<'_> {
-    fn run<G: Planes>(self, mut engine: Engine<G, NetEvaluator<G>>) -> anyhow::Result<()> {
+    fn run<G: Planes>(self, mut engine: AnalysisEngine<G, NetEvaluator<G>>) -> anyhow::Result<()> {
         let args = self.0;
         let options = play::options_of::<G>(&args.engine.bot)?;
         let visits = args.engine.visits.unwrap_or(100);

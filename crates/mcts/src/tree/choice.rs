@@ -70,6 +70,13 @@ impl<G: Game> Tree<G> {
         side_sign(root.to_move) * root.lead_sum / root.visits as f32
     }
 
+    /// The standard error of the root's value (as [`ChildStats::value_error`] is a move's):
+    /// what a lower confidence bound of the position takes off; `None` before any visit.
+    pub fn root_value_error(&self) -> Option<f32> {
+        let root = self.nodes.node(ROOT);
+        (root.visits > 0).then(|| standard_error(root))
+    }
+
     /// The principal variation that starts with the root move `action`: that move, then at
     /// each node the most visited move (the first of equals), while the nodes have been
     /// visited, at most `len` moves in all; each with its visits. Chance's outcomes are

@@ -60,6 +60,7 @@ impl<G: Game> Tree<G> {
             };
             let backup = self.backup_of(evaluation.value, lead);
             self.nodes.node_mut(node).raw_value = backup.utility;
+            self.kept.store(node, evaluation);
             // The root is depth 0; the leaf is the path's last node.
             let depth = (path.len() - 1) as u32;
             self.expand(node, slot, depth, &evaluation.policy);

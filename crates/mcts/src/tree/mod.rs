@@ -4,10 +4,12 @@
 mod choice;
 mod descent;
 mod gumbel;
+mod kept;
 #[cfg(test)]
 mod tests;
 
 pub use choice::ChildStats;
+pub use kept::Keep;
 
 use crate::config::{Formula, SearchConfig};
 use crate::filter::MoveFilter;
@@ -69,6 +71,8 @@ pub struct Tree<G: Game> {
     erratic: Option<(Side, f32)>,
     /// Moves the search may not explore near the root ([`Tree::set_move_filter`]).
     filter: Option<MoveFilter>,
+    /// What analysis keeps of the evaluations ([`Tree::keep_evaluations`]).
+    kept: kept::Kept,
 }
 
 impl<G: Game> Tree<G> {
@@ -97,6 +101,7 @@ impl<G: Game> Tree<G> {
             gumbel: GumbelRoot::default(),
             erratic: None,
             filter: None,
+            kept: kept::Kept::default(),
         };
         tree.sample_root();
         tree.reset_root();
@@ -169,6 +174,8 @@ impl<G: Game> Tree<G> {
                     .copy_subtree(child, &mut self.spare, &mut self.copy_queue);
                 std::mem::swap(&mut self.nodes, &mut self.spare);
                 self.root_noised = false;
+                // The kept subtree's nodes are numbered anew.
+                self.kept.clear();
             }
             None => self.reset_root(),
         }
@@ -243,6 +250,7 @@ impl<G: Game> Tree<G> {
             self.add_chance_edges(ROOT, None);
         }
         self.root_noised = false;
+        self.kept.clear();
     }
 
     /// A new node's state: terminal with its exact utility (first side's view) when the game

@@ -1,6 +1,6 @@
 //! What each GTP command does.
 
-use super::{Engine, colour::parse_colour, protocol::Command};
+use super::{GtpEngine, colour::parse_colour, protocol::Command};
 use crate::PlayError;
 use crate::bot::Analysis;
 use game::{
@@ -36,7 +36,7 @@ const ANALYZE_MOVES: usize = 10;
 
 type Response = Result<String, String>;
 
-impl<G: GtpGame + Planes> Engine<G> {
+impl<G: GtpGame + Planes> GtpEngine<G> {
     /// The response to one command (`Err` for a `?` response).
     pub fn execute(&mut self, command: &Command) -> Response {
         let args: Vec<&str> = command.args.iter().map(String::as_str).collect();

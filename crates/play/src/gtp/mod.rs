@@ -24,7 +24,7 @@ use std::io::{BufRead, Write};
 /// `komi` can replay them, and a hidden-information game learns its reveals again), and the
 /// referee of the game as this side sees it.
 #[derive(Debug)]
-pub struct Engine<G: GtpGame + Planes> {
+pub struct GtpEngine<G: GtpGame + Planes> {
     bot: Bot<G>,
     options: G::Options,
     start: String,
@@ -34,11 +34,11 @@ pub struct Engine<G: GtpGame + Planes> {
     failed: Option<DeviceError>,
 }
 
-impl<G: GtpGame + Planes> Engine<G> {
+impl<G: GtpGame + Planes> GtpEngine<G> {
     /// An engine at the start of a game with `options` (usually the bundle's).
     pub fn new(bot: Bot<G>, options: G::Options) -> Self {
         let game = G::new(&options);
-        Engine {
+        GtpEngine {
             bot,
             start: game.position_text(),
             options,

@@ -2,7 +2,7 @@
 #![allow(dead_code)] // Each test binary uses a different part of this module.
 
 use ghast::{GhastOptions, RawOptions};
-use play::{Bot, Bundle, gtp::Engine};
+use play::{Bot, Bundle, gtp::GtpEngine};
 use std::path::{Path, PathBuf};
 use tch::Device;
 
@@ -39,8 +39,8 @@ pub fn bundle(dir: &Path, options: &GhastOptions, visits: u32) -> PathBuf {
 }
 
 /// An engine over a tiny bundle for `options`, searching 8 visits a move on the CPU.
-pub fn engine(dir: &Path, options: &GhastOptions) -> Engine<ghast::Ghast> {
+pub fn engine(dir: &Path, options: &GhastOptions) -> GtpEngine<ghast::Ghast> {
     let bundle = Bundle::<ghast::Ghast>::load(&bundle(dir, options, 8)).unwrap();
     let options = bundle.settings.game_options.clone();
-    Engine::new(Bot::new(bundle, Device::Cpu, 7).unwrap(), options)
+    GtpEngine::new(Bot::new(bundle, Device::Cpu, 7).unwrap(), options)
 }
