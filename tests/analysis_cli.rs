@@ -381,8 +381,8 @@ fn a_bad_bot_or_config_is_refused_in_one_line() {
 /// `overrideSettings` (the view, the visits, the variations' length, and a setting this
 /// engine lacks, which gets a warning), moves out of turn and KataGo's first player after a
 /// handicap, a turn asked twice, a query with a bad move (one error line, nothing searched),
-/// the search's ownership (the root's and each move's), the policy, `lcb` in `rootInfo`, and
-/// `clear_cache`.
+/// the search's ownership (the root's and each move's), the policy, `lcb` in `rootInfo`, a
+/// search stopped by `maxTime`, and `clear_cache`.
 #[test]
 fn a_katago_clients_queries_are_answered_as_katago_answers_them() {
     let model = model("ghodak9");
@@ -448,6 +448,15 @@ fn a_katago_clients_queries_are_answered_as_katago_answers_them() {
     assert_eq!(
         (&refused["id"], &refused["field"]),
         (&Value::from("bad"), &Value::from("moves"))
+    );
+    engine.send(r#"{"id":"t","moves":[],"overrideSettings":{"maxVisits":10000000,"maxTime":0.3}}"#);
+    let timed = engine.until(|a| is_final(a, "t"));
+    let visits = timed.last().unwrap()["rootInfo"]["visits"]
+        .as_u64()
+        .unwrap();
+    assert!(
+        visits > 0 && visits < 10_000_000,
+        "maxTime stops the search: {visits}"
     );
     engine.send(r#"{"id":"c","action":"clear_cache"}"#);
     assert_eq!(engine.next()["action"], "clear_cache");
