@@ -473,3 +473,40 @@ fn a_run_on_a_simulated_device_trains_to_a_checkpoint() {
         "{stderr}"
     );
 }
+
+/// With averaged weights, each generation holds the average and the trained weights are kept
+/// beside it (they differ once training has moved them); a resumed run goes on from both.
+#[test]
+fn averaged_weights_are_played_and_the_trained_ones_kept_for_resuming() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("averaged.toml");
+    let tiny =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/tiny.toml"))
+            .unwrap();
+    std::fs::write(
+        &config,
+        format!("{tiny}\n[training.weight_average]\ndecay = 0.5\nevery_steps = 1\n"),
+    )
+    .unwrap();
+    let run = dir.path().join("run");
+    let train = |args: &[&str]| {
+        let output = ghast().args(args).arg("--run").arg(&run).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(output.status.success(), "{stderr}");
+        stderr
+    };
+    train(&[
+        "train",
+        "--config",
+        config.to_str().unwrap(),
+        "--generations",
+        "2",
+    ]);
+    let models = run.join("models");
+    let played = std::fs::read(models.join("gen-0002.safetensors")).unwrap();
+    let trained = std::fs::read(models.join("trainer-0002.safetensors")).unwrap();
+    assert_ne!(played, trained, "the average is not the trained weights");
+    let stderr = train(&["train", "--resume", "--generations", "3"]);
+    assert!(stderr.contains("resuming at generation 2"), "{stderr}");
+    assert!(models.join("trainer-0003.safetensors").is_file());
+}

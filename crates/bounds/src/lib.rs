@@ -45,6 +45,17 @@ pub fn fraction<T: Into<f64> + Copy + Display>(name: &str, value: T) -> Checked 
     )
 }
 
+/// A number in [0, 1) (decays, which must let the present in).
+pub fn below_one<T: Into<f64> + Copy + Display>(name: &str, value: T) -> Checked {
+    let number: f64 = value.into();
+    check(
+        name,
+        &value,
+        (0.0..1.0).contains(&number),
+        "a number in [0, 1)",
+    )
+}
+
 /// Any finite number (thresholds).
 pub fn finite<T: Into<f64> + Copy + Display>(name: &str, value: T) -> Checked {
     let number: f64 = value.into();

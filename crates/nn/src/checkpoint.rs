@@ -30,22 +30,9 @@ pub fn save<O: Serialize>(
     weights: &Path,
 ) -> Result<(), NetError> {
     sidecar::check_weights_path(weights)?;
-    let tensors: Vec<(String, Tensor)> = network
-        .var_store()
-        .variables()
-        .into_iter()
-        .map(|(name, tensor)| (name, tensor.to_device(Device::Cpu)))
-        .collect();
     // The weights go first: a checkpoint counts only once its sidecar is there too, so a kill
     // between the two leaves weights that nothing reads and the next save replaces.
-    durable::write_with(weights, |temporary| {
-        Tensor::write_safetensors(&tensors, temporary).map_err(std::io::Error::other)
-    })
-    .map_err(|source| NetError::Io {
-        path: weights.to_owned(),
-        action: "write",
-        source,
-    })?;
+    save_weights(network, weights)?;
     Ok(sidecar::write(weights, network.config(), provenance)?)
 }
 
@@ -74,6 +61,41 @@ pub fn load<O: DeserializeOwned>(
         network,
         provenance: description.provenance,
         unix_time: description.unix_time,
+    })
+}
+
+/// Saves `network`'s variables alone to `path`, with no sidecar: state that only the code that
+/// wrote it reads back (the trainer's own weights beside an averaged generation).
+pub fn save_weights(network: &Network, path: &Path) -> Result<(), NetError> {
+    let tensors: Vec<(String, Tensor)> = network
+        .var_store()
+        .variables()
+        .into_iter()
+        .map(|(name, tensor)| (name, tensor.to_device(Device::Cpu)))
+        .collect();
+    durable::write_with(path, |temporary| {
+        Tensor::write_safetensors(&tensors, temporary).map_err(std::io::Error::other)
+    })
+    .map_err(|source| NetError::Io {
+        path: path.to_owned(),
+        action: "write",
+        source,
+    })
+}
+
+/// Reads weights [`save_weights`] wrote into `network`, whose architecture they must have.
+pub fn load_weights(network: &Network, path: &Path) -> Result<(), NetError> {
+    let stored: HashMap<String, Tensor> = Tensor::read_safetensors(path)
+        .map_err(|source| NetError::Weights {
+            path: path.to_owned(),
+            source,
+        })?
+        .into_iter()
+        .map(|(name, tensor)| (name, tensor.to_device(network.device())))
+        .collect();
+    copy_checked(network, &stored).map_err(|detail| NetError::Architecture {
+        path: path.to_owned(),
+        detail,
     })
 }
 

@@ -240,3 +240,29 @@ fn folded_batch_norm_gives_the_same_inference() {
         "the running statistics moved, so folding them was tested"
     );
 }
+
+/// A duplicate has the same weights and variables of its own; averaging toward another net
+/// moves every variable (batch-norm statistics too) by `1 - decay` of the gap.
+#[test]
+fn averaging_weights_moves_every_variable_by_its_share_of_the_gap() {
+    let (first, second) = (tiny_network(), tiny_network());
+    let mut averaged = first.duplicate();
+    let mine = averaged.var_store().variables();
+    let (a, b) = (
+        first.var_store().variables(),
+        second.var_store().variables(),
+    );
+    assert!(a.len() > 10 && a.keys().any(|name| name.contains("running_mean")));
+    for (name, tensor) in &a {
+        assert!(mine[name].equal(tensor), "{name} duplicated");
+    }
+    averaged.average_toward(&second, 0.75);
+    let mut moved = 0;
+    for (name, tensor) in averaged.var_store().variables() {
+        let expected = &a[&name] * 0.75 + &b[&name] * 0.25;
+        assert!(tensor.allclose(&expected, 1e-6, 1e-6, false), "{name}");
+        moved += usize::from(!tensor.equal(&a[&name]));
+    }
+    assert!(moved > 0);
+    assert!(first.var_store().variables()["stem.conv.weight"].equal(&a["stem.conv.weight"]));
+}

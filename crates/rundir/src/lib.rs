@@ -120,6 +120,13 @@ impl RunDir {
             .join(format!("gen-{generation:04}.safetensors"))
     }
 
+    /// The trainer's own weights at generation `generation`, where the generation itself holds
+    /// averaged weights (`[training] weight_average`): what a resumed trainer goes on from.
+    pub fn trainer_weights(&self, generation: u64) -> PathBuf {
+        self.models()
+            .join(format!("trainer-{generation:04}.safetensors"))
+    }
+
     /// Creates the folders of a new run.
     pub fn create(&self) -> Result<()> {
         for dir in [self.shards(), self.models(), self.tensorboard()] {
@@ -204,6 +211,11 @@ impl RunDir {
         let sidecar = sidecar::sidecar_path(&weights);
         for path in [weights, sidecar] {
             durable::remove(&path).with_context(|| format!("cannot delete {}", path.display()))?;
+        }
+        let trainer = self.trainer_weights(generation);
+        if trainer.is_file() {
+            durable::remove(&trainer)
+                .with_context(|| format!("cannot delete {}", trainer.display()))?;
         }
         Ok(())
     }

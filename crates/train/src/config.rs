@@ -34,7 +34,35 @@ pub struct TrainerConfig {
     /// game's end (KataGo's final score). Where the score is material that changes hands all
     /// game (Ghost Chess), a horizon makes the lead say what a move wins or loses soon.
     pub lead_horizon: u32,
+    /// Weights averaged over recent steps (KataGo's SWA): every `every_steps` steps the
+    /// average moves toward the trained weights, `average = decay * average + (1 - decay) *
+    /// weights`, and each generation self-play, the evaluation and the exported bot play is
+    /// the average (the trainer goes on from its own weights). 0 `decay` (the default): off.
+    pub weight_average: WeightAverage,
     pub loss_weights: nn::LossWeights,
+}
+
+/// See [`TrainerConfig::weight_average`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WeightAverage {
+    pub decay: f64,
+    pub every_steps: u64,
+}
+
+impl Default for WeightAverage {
+    fn default() -> Self {
+        WeightAverage {
+            decay: 0.0,
+            every_steps: 10,
+        }
+    }
+}
+
+impl WeightAverage {
+    pub fn is_on(&self) -> bool {
+        self.decay > 0.0
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,6 +88,7 @@ impl Default for TrainerConfig {
             steps_per_generation: 200,
             policy_surprise_weight: 0.0,
             lead_horizon: 0,
+            weight_average: WeightAverage::default(),
             loss_weights: nn::LossWeights::default(),
         }
     }
@@ -75,6 +104,11 @@ impl TrainerConfig {
         bounds::fraction("momentum", self.momentum)?;
         bounds::fraction("policy_surprise_weight", self.policy_surprise_weight)?;
         bounds::non_negative("weight_decay", self.weight_decay)?;
+        bounds::below_one("weight_average.decay", self.weight_average.decay)?;
+        bounds::at_least_one(
+            "weight_average.every_steps",
+            self.weight_average.every_steps,
+        )?;
         self.loss_weights
             .validate()
             .map_err(|e| format!("loss_weights.{e}"))

@@ -12,6 +12,9 @@ use tch::{Kind, Tensor};
 
 pub struct Trainer<G: Planes> {
     network: Network,
+    /// The weights averaged over recent steps, where the config asks for them: what each
+    /// generation plays ([`Trainer::played`]).
+    averaged: Option<Network>,
     optimizer: tch::nn::Optimizer,
     config: TrainerConfig,
     options: G::Options,
@@ -28,12 +31,19 @@ const MAX_SURPRISE_WEIGHT: f64 = 4.0;
 const SURPRISE_MEAN_RATE: f64 = 0.01;
 
 impl<G: Planes> Trainer<G> {
+    /// A trainer of `network`; where the config averages weights, the average starts at
+    /// `averaged` (a resumed run's last generation) or at `network`.
     pub fn new(
         network: Network,
+        averaged: Option<Network>,
         config: TrainerConfig,
         options: G::Options,
         rng: ChaCha8Rng,
     ) -> anyhow::Result<Self> {
+        let averaged = config
+            .weight_average
+            .is_on()
+            .then(|| averaged.unwrap_or_else(|| network.duplicate()));
         let optimizer = match config.optimizer {
             OptimizerKind::Sgd => Sgd {
                 momentum: config.momentum,
@@ -50,6 +60,7 @@ impl<G: Planes> Trainer<G> {
         };
         Ok(Trainer {
             network,
+            averaged,
             optimizer,
             config,
             options,
@@ -59,8 +70,21 @@ impl<G: Planes> Trainer<G> {
         })
     }
 
+    /// The weights the trainer trains.
     pub fn network(&self) -> &Network {
         &self.network
+    }
+
+    /// The weights a generation plays: the average where the config asks for one, else the
+    /// trained weights.
+    pub fn played(&self) -> &Network {
+        self.averaged.as_ref().unwrap_or(&self.network)
+    }
+
+    /// Whether [`Trainer::played`] is an average, so that the trained weights must be kept
+    /// beside it for a resumed run.
+    pub fn averages(&self) -> bool {
+        self.averaged.is_some()
     }
 
     pub fn config(&self) -> &TrainerConfig {
@@ -84,7 +108,17 @@ impl<G: Planes> Trainer<G> {
         if examples.is_empty() {
             return Ok(None);
         }
-        self.learn(&examples, step).map(Some)
+        let losses = self.learn(&examples, step)?;
+        let average = self.config.weight_average;
+        if let Some(averaged) = &mut self.averaged
+            && (step + 1).is_multiple_of(average.every_steps)
+        {
+            let device = self.network.device();
+            nn::on_device(&nn::device_name(device), || {
+                averaged.average_toward(&self.network, average.decay)
+            })?;
+        }
+        Ok(Some(losses))
     }
 
     /// One optimiser step on `examples` (not empty) at the learning rate for `step`.
@@ -205,6 +239,7 @@ mod tests {
         let network = Network::new(config, tch::Device::Cpu);
         let mut trainer = Trainer::<Ghast>::new(
             network,
+            None,
             TrainerConfig::default(),
             options,
             ChaCha8Rng::seed_from_u64(1),

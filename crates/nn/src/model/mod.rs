@@ -72,6 +72,30 @@ impl Network {
         self.vs.kind()
     }
 
+    /// A copy of this network: the same architecture, device and weights, its own variables.
+    pub fn duplicate(&self) -> Network {
+        let mut copy = Network::new(self.config.clone(), self.device());
+        copy.vs.set_kind(self.kind());
+        copy.vs
+            .copy(&self.vs)
+            .expect("a network of the same architecture has the same variables");
+        copy
+    }
+
+    /// Moves every variable (weights and batch-norm statistics) toward `other`'s, of the same
+    /// architecture: `self = decay * self + (1 - decay) * other`, an exponential moving
+    /// average of weights (KataGo's stochastic weight averaging).
+    pub fn average_toward(&mut self, other: &Network, decay: f64) {
+        let theirs = other.vs.variables();
+        tch::no_grad(|| {
+            for (name, mut mine) in self.vs.variables() {
+                let target = &theirs[&name];
+                let averaged = &mine * decay + target * (1.0 - decay);
+                mine.copy_(&averaged);
+            }
+        });
+    }
+
     /// Moves the weights to `device` and casts them to `kind` (e.g. bf16 for CUDA inference).
     pub fn to(&mut self, device: Device, kind: Kind) {
         self.vs.set_device(device);

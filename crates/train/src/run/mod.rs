@@ -450,8 +450,20 @@ fn start_trainer<G: Planes>(
                 path.display()
             );
             let step = checkpoint.provenance.training_step;
+            // With averaged weights the generation holds the average, and the trained weights
+            // are kept beside it; a run that starts averaging starts from the generation.
+            let trained = run.trainer_weights(generation);
+            let (network, averaged) = if trained.is_file() {
+                let network = checkpoint.network.duplicate();
+                nn::checkpoint::load_weights(&network, &trained)
+                    .with_context(|| format!("cannot resume from {}", trained.display()))?;
+                (network, Some(checkpoint.network))
+            } else {
+                (checkpoint.network, None)
+            };
             let trainer = Trainer::new(
-                checkpoint.network,
+                network,
+                averaged,
                 config.training.clone(),
                 config.game.clone(),
                 rng(step),
@@ -473,6 +485,7 @@ fn start_trainer<G: Planes>(
             let network = Network::new(net, device);
             let trainer = Trainer::new(
                 network,
+                None,
                 config.training.clone(),
                 config.game.clone(),
                 rng(0),

@@ -178,7 +178,12 @@ pub fn save_checkpoint<G: Planes>(
         training_step: step,
         run_seconds: Some(run_seconds),
     };
-    nn::checkpoint::save(trainer.network(), &provenance, &run.checkpoint(generation))?;
+    // The trained weights first: a generation counts once its sidecar is written, and a
+    // resumed trainer must find them then.
+    if trainer.averages() {
+        nn::checkpoint::save_weights(trainer.network(), &run.trainer_weights(generation))?;
+    }
+    nn::checkpoint::save(trainer.played(), &provenance, &run.checkpoint(generation))?;
     if publish {
         run.set_latest(generation)?;
     }
