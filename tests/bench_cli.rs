@@ -141,6 +141,158 @@ fn bench_learning_trains_and_rates_a_ghodak_bot() {
     );
 }
 
+/// `--pair`: two configs, each on two seeds, trained one after the other (A, B, A, B) and
+/// rated alike; a Markdown table with a row per run, a row per arm with its seeds' games
+/// added up, and B's Elo minus A's; `pair.json` keeps every run's report.
+#[test]
+fn bench_learning_pairs_two_configs_on_two_seeds() {
+    let dir = tempfile::tempdir().unwrap();
+    let tiny = std::fs::read_to_string("configs/tiny.toml").unwrap();
+    let averaged = dir.path().join("tiny-averaged.toml");
+    let switch = "[training.weight_average]\ndecay = 0.9\nevery_steps = 1\n";
+    std::fs::write(&averaged, format!("{tiny}\n{switch}")).unwrap();
+    let folder = dir.path().join("pair");
+    let output = ghast(
+        &[
+            "bench",
+            "learning",
+            "--config",
+            "configs/tiny.toml",
+            "--pair",
+            averaged.to_str().unwrap(),
+            "--minutes",
+            "0.05",
+            "--run",
+            folder.to_str().unwrap(),
+            "--opponents",
+            "random",
+            "--visits",
+            "4",
+            "--games",
+            "2",
+        ],
+        "",
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let seed: u64 = tiny
+        .lines()
+        .find_map(|line| line.strip_prefix("seed = "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(folder.join("pair.json")).unwrap()).unwrap();
+    assert_eq!(report["arms"], serde_json::json!(["tiny", "tiny-averaged"]));
+    let runs = report["runs"].as_array().unwrap();
+    let trained: Vec<(String, u64)> = runs
+        .iter()
+        .map(|run| {
+            let folder = std::path::Path::new(run["run"].as_str().unwrap());
+            (
+                folder.file_name().unwrap().to_string_lossy().into_owned(),
+                run["training"]["seed"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, u64)> = [seed, seed + 1]
+        .into_iter()
+        .flat_map(|s| {
+            [
+                (format!("tiny-seed{s}"), s),
+                (format!("tiny-averaged-seed{s}"), s),
+            ]
+        })
+        .collect();
+    assert_eq!(
+        trained,
+        expected,
+        "A, B, A, B on seeds {seed} and {}",
+        seed + 1
+    );
+    let saved =
+        std::fs::read_to_string(folder.join(format!("tiny-averaged-seed{}/config.toml", seed + 1)))
+            .unwrap();
+    assert!(saved.contains("decay = 0.9"), "{saved}");
+
+    let table: Vec<&str> = stdout
+        .lines()
+        .filter(|line| line.starts_with('|'))
+        .collect();
+    assert_eq!(
+        table[0], "| arm | seed | training | `random`, 800 visits | `random`, 4 visits |",
+        "{stdout}"
+    );
+    assert_eq!(table.len(), 2 + 4 + 2 + 1, "{stdout}");
+    let totals = |arm: &str| {
+        table
+            .iter()
+            .find(|line| line.starts_with(&format!("| **{arm}** | 2 seeds |")))
+            .unwrap_or_else(|| panic!("no total of {arm}: {stdout}"))
+            .to_string()
+    };
+    for arm in ["tiny", "tiny-averaged"] {
+        let games: u32 = runs
+            .iter()
+            .filter(|run| {
+                run["config"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with(&format!("{arm}.toml"))
+            })
+            .map(|run| run["matches"][0]["wins"].as_u64().unwrap() as u32)
+            .sum();
+        assert!(
+            totals(arm).contains(&format!(" **{games}-")),
+            "{arm} won {games} at the bundle's visits: {stdout}"
+        );
+    }
+    assert!(
+        table[8].starts_with("| tiny-averaged - tiny | | Elo [95%] |"),
+        "{stdout}"
+    );
+}
+
+/// A pair of two games' configs, and an opponent whose program is missing, are refused
+/// before anything trains.
+#[test]
+fn bench_learning_refuses_a_pair_of_two_games_and_a_missing_engine_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let refused = |args: &[&str], words: &str| {
+        let mut all = vec!["bench", "learning", "--run", run.to_str().unwrap()];
+        all.extend_from_slice(args);
+        let output = ghast(&all, "");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(words), "{args:?}: {stderr}");
+        assert!(!run.exists(), "nothing trained: {args:?}");
+    };
+    refused(
+        &[
+            "--config",
+            "configs/tiny.toml",
+            "--pair",
+            "configs/ghodak-tiny.toml",
+        ],
+        "its game is ghodak, --config configs/tiny.toml's is ghast",
+    );
+    refused(
+        &[
+            "--config",
+            "configs/tiny.toml",
+            "--opponents",
+            "gtp:/nowhere/engine --gtp",
+        ],
+        "--opponents: gtp:/nowhere/engine --gtp: `/nowhere/engine` is not found",
+    );
+}
+
 /// `bench selfplay --device sim` measures the loop on a simulated accelerator through the
 /// inference server and reports what a GPU user needs, with today's keys kept; one batch in
 /// flight per worker is a flag away, and a simulated device refuses per-thread inference.

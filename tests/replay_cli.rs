@@ -345,3 +345,32 @@ fn bad_options_exit_2_naming_the_option() {
         "max_turns must be 1..=65535, got 0",
     );
 }
+
+/// `--sgf` writes the moves as a Go record: the board's properties, stones of a `--from`
+/// position as AB/AW with the side to play, each move, and the result once the game ended.
+/// A game SGF has no form for, and a bad move, exit 2 naming them.
+#[test]
+fn sgf_writes_a_go_record_and_refuses_other_games() {
+    let go = ["--game", "ghodak", "--size", "5", "--komi", "0.5", "--sgf"];
+    let output = replay(&go, "C3 B2 pass pass");
+    assert!(output.status.success(), "{output:?}");
+    let version = env!("CARGO_PKG_VERSION");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        format!(
+            "(;FF[4]GM[1]CA[UTF-8]AP[ghast:{version}]SZ[5]KM[0.5]RU[Chinese]RE[W+0.5]\n\
+             ;B[cc]\n;W[bd]\n;B[]\n;W[])\n"
+        )
+    );
+    let from = replay(&[&go[..], &["--from", "5/5/2x2/5/5 w 2"]].concat(), "D4");
+    assert!(from.status.success(), "{from:?}");
+    let text = String::from_utf8_lossy(&from.stdout);
+    assert!(text.contains("RU[Chinese]AB[cc]PL[W]\n;W[db])"), "{text}");
+
+    assert_refused(&go, "C3 B2 C3", "move \"C3\": C3 is occupied");
+    assert_refused(
+        &["--game", "ghast", "--sgf"],
+        "",
+        "--sgf: SGF has no form for ghast",
+    );
+}

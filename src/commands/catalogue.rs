@@ -2,7 +2,7 @@
 //! what it can do besides training and rating.
 
 use game::rules;
-use game::{BoardView, BoardViewWork, Game, GtpGame, GtpWork, Planes};
+use game::{BoardView, BoardViewWork, Game, GtpGame, GtpWork, Planes, SgfGame, SgfWork};
 
 /// One game as `ghast games` lists it.
 #[derive(Debug, serde::Serialize)]
@@ -10,11 +10,13 @@ pub struct GameInfo {
     pub name: &'static str,
     pub about: &'static str,
     pub rules: Vec<RuleInfo>,
-    /// What the game can do besides training and rating: `gtp`, `page`, `chance`,
+    /// What the game can do besides training and rating: `gtp`, `page`, `sgf`, `chance`,
     /// `hidden-information`.
     pub capabilities: Vec<&'static str>,
     /// The opponents `ghast ladder` rates against by default, weakest first.
     pub ladder_baselines: &'static [&'static str],
+    /// The opponents `ghast bench learning` rates a run's bot against by default.
+    pub strongest_opponents: &'static [&'static str],
 }
 
 /// One rule of a game: its key, its default (`None` where it is derived from others, such
@@ -43,6 +45,7 @@ impl GameInfo {
         let capabilities = [
             ("gtp", G::with_gtp(Probe).is_some()),
             ("page", G::with_board_view(Probe).is_some()),
+            ("sgf", G::with_sgf(Probe).is_some()),
             ("chance", G::CHANCE),
             ("hidden-information", G::HIDDEN_INFORMATION),
         ]
@@ -55,6 +58,7 @@ impl GameInfo {
             rules,
             capabilities,
             ladder_baselines: G::LADDER_BASELINES,
+            strongest_opponents: G::STRONGEST_OPPONENTS,
         }
     }
 }
@@ -78,6 +82,16 @@ impl<G: Game> BoardViewWork<G> for Probe {
     fn run(self)
     where
         G: BoardView,
+    {
+    }
+}
+
+impl<G: Game> SgfWork<G> for Probe {
+    type Output = ();
+
+    fn run(self)
+    where
+        G: SgfGame,
     {
     }
 }

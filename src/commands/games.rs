@@ -29,6 +29,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         };
         println!("  can: train, rate, export; {capabilities}");
         println!("  ladder baselines: {}", game.ladder_baselines.join(", "));
+        println!(
+            "  strongest opponents (ghast bench learning): {}",
+            game.strongest_opponents.join(", ")
+        );
         println!("  rules (--rule KEY=VALUE, or --KEY VALUE):");
         let width = game
             .rules

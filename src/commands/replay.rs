@@ -3,7 +3,7 @@ use super::rule_args::GameArgs;
 use crate::InputError;
 use anyhow::Context;
 use clap::Args as ClapArgs;
-use game::Planes;
+use game::{Game, Planes, SgfGame, SgfWork};
 use std::io::{BufWriter, Read, Write};
 
 /// Reads moves (whitespace separated) from standard input and prints the start position, the
@@ -18,6 +18,11 @@ pub struct Args {
     /// of the start of the game
     #[arg(long, value_name = "POSITION")]
     from: Option<String>,
+
+    /// Print the game as an SGF record instead (Go, `--game ghodak`): what Sabaki, KaTrain
+    /// and every Go tool open. Stones of a `--from` position are written as AB/AW.
+    #[arg(long)]
+    sgf: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -32,7 +37,7 @@ impl GameWork for Replay<'_> {
 
     fn run<G: Planes>(self) -> anyhow::Result<()> {
         let options = self.0.game.options::<G>(None)?;
-        let mut game = match &self.0.from {
+        let start = match &self.0.from {
             None => G::new(&options),
             Some(text) => G::from_position_text(&options, text)
                 .map_err(|error| InputError(format!("position \"{text}\": {error}")))?,
@@ -41,6 +46,16 @@ impl GameWork for Replay<'_> {
         std::io::stdin()
             .read_to_string(&mut moves)
             .context("reading moves from standard input")?;
+        if self.0.sgf {
+            return G::with_sgf(PrintSgf { start, moves }).unwrap_or_else(|| {
+                Err(InputError(format!(
+                    "--sgf: SGF has no form for {} (of these games it records Go, --game ghodak)",
+                    G::NAME
+                ))
+                .into())
+            });
+        }
+        let mut game = start;
         let mut out = BufWriter::new(std::io::stdout().lock());
         writeln!(out, "{}", game.position_text())?;
         for text in moves.split_whitespace() {
@@ -57,6 +72,40 @@ impl GameWork for Replay<'_> {
             writeln!(out, "result {result}")?;
         }
         out.flush()?;
+        Ok(())
+    }
+}
+
+/// The moves played from `start`, printed as one SGF record with the result where the game
+/// ended.
+struct PrintSgf<G> {
+    start: G,
+    moves: String,
+}
+
+impl<G: Game> SgfWork<G> for PrintSgf<G> {
+    type Output = anyhow::Result<()>;
+
+    fn run(self) -> anyhow::Result<()>
+    where
+        G: SgfGame,
+    {
+        let mut end = self.start.clone();
+        let mut actions = Vec::new();
+        for text in self.moves.split_whitespace() {
+            let played = end.parse_move(text).map_err(InputError)?;
+            for action in played {
+                end.apply(action);
+                actions.push(action);
+            }
+        }
+        let summary = sgf::Summary {
+            players: [None, None],
+            result: end
+                .outcome()
+                .map(|outcome| sgf::result_value(&end, outcome, end.end_reason().unwrap_or(""))),
+        };
+        print!("{}", sgf::write_record(&self.start, &actions, &summary));
         Ok(())
     }
 }

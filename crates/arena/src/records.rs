@@ -1,10 +1,11 @@
 //! Match records on disk, in the form `ghast replay` reads: `game-NNNN.moves` holds one game's
 //! moves separated by spaces, and `match.json` the options, the exact `ghast replay` command
 //! line that reproduces every game, and each game's players and result. (`ghast replay` reads
-//! nothing but moves, so the options cannot travel inside the move files.)
+//! nothing but moves, so the options cannot travel inside the move files.) A game that SGF
+//! knows (Go) also gets `game-NNNN.sgf`, the whole record as Go tools read it.
 
 use crate::runner::{GameRecord, MatchResult};
-use game::Game;
+use game::{Game, Referee, SgfGame, SgfWork};
 use serde_json::json;
 use std::fs;
 use std::io;
@@ -19,6 +20,47 @@ pub struct RecordWriter {
     replay: String,
     /// Whether the game has chance, whose outcomes each colour-swapped pair shared.
     paired_chance: bool,
+    /// A game's record as SGF, for a game that SGF knows.
+    sgf: Option<SgfWriter>,
+}
+
+type SgfWriter = Box<dyn Fn(&GameRecord) -> Result<String, String> + Send + Sync>;
+
+/// The SGF writer of a game that has one ([`Game::with_sgf`]).
+struct ToSgf<G: Game>(G::Options);
+
+impl<G: Game> SgfWork<G> for ToSgf<G> {
+    type Output = SgfWriter;
+
+    fn run(self) -> SgfWriter
+    where
+        G: SgfGame,
+    {
+        let options = self.0;
+        Box::new(move |record| sgf_record::<G>(&options, record))
+    }
+}
+
+/// Replays a match game's moves from the start through the referee and writes it as SGF,
+/// with its players and result.
+fn sgf_record<G: SgfGame>(options: &G::Options, record: &GameRecord) -> Result<String, String> {
+    let mut referee = Referee::new(G::new(options));
+    for text in &record.moves {
+        referee.play_told(text)?;
+    }
+    let summary = sgf::Summary {
+        players: record.players.clone().map(Some),
+        result: Some(sgf::result_value(
+            referee.game(),
+            record.ending.outcome,
+            &record.ending.reason,
+        )),
+    };
+    Ok(sgf::write_record(
+        referee.start(),
+        referee.actions(),
+        &summary,
+    ))
 }
 
 impl RecordWriter {
@@ -43,6 +85,7 @@ impl RecordWriter {
                     .join(" ")
             ),
             paired_chance: G::CHANCE,
+            sgf: G::with_sgf(ToSgf::<G>(options.clone())),
         })
     }
 
@@ -51,10 +94,26 @@ impl RecordWriter {
         self.dir.join(format!("game-{index:04}.moves"))
     }
 
-    /// Writes a finished game's moves.
+    /// The SGF file of game `index`, written for a game that SGF knows.
+    pub fn sgf_path(&self, index: u32) -> Option<PathBuf> {
+        self.sgf
+            .as_ref()
+            .map(|_| self.dir.join(format!("game-{index:04}.sgf")))
+    }
+
+    /// Writes a finished game's moves, and its SGF where the game has one.
     pub fn write_game(&self, record: &GameRecord) -> io::Result<PathBuf> {
         let path = self.game_path(record.index);
         fs::write(&path, format!("{}\n", record.moves.join(" ")))?;
+        if let (Some(write), Some(sgf_path)) = (&self.sgf, self.sgf_path(record.index)) {
+            let text = write(record).map_err(|error| {
+                io::Error::other(format!(
+                    "game {}: its moves do not replay: {error}",
+                    record.index
+                ))
+            })?;
+            fs::write(sgf_path, text)?;
+        }
         Ok(path)
     }
 
@@ -67,6 +126,7 @@ impl RecordWriter {
                 let [first, second] = self.colours;
                 json!({
                     "file": self.game_path(game.index).file_name().map(|n| n.to_string_lossy()),
+                    "sgf": self.sgf_path(game.index).as_ref().and_then(|p| p.file_name()).map(|n| n.to_string_lossy()),
                     first: game.players[0],
                     second: game.players[1],
                     "opening_moves": game.opening_moves,

@@ -14,6 +14,7 @@ mod planes;
 pub mod playout;
 mod referee;
 pub mod rules;
+mod sgf_game;
 mod side;
 pub mod speed;
 pub mod vectors;
@@ -30,6 +31,7 @@ pub use planes::{PlaneShape, Planes, PolicyLayout};
 pub use referee::{
     Agent, AgentFailure, Automatic, Choice, Ending, Mover, Opening, Played, Referee, play_game,
 };
+pub use sgf_game::SgfGame;
 pub use side::Side;
 pub use view::{BoardView, Effect};
 
@@ -101,6 +103,11 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// in every game, only it still tells them apart, so the ratings do not flatten.
     const LADDER_BASELINES: &'static [&'static str] =
         &["random", "greedy", "uct:1000", "uct:10000"];
+
+    /// The opponents `ghast bench learning` rates a run's bot against unless told otherwise,
+    /// as `ghast arena` player specs: the strongest independent players the game has, at
+    /// strengths that tell good bots apart, as the strength goals are set against them.
+    const STRONGEST_OPPONENTS: &'static [&'static str] = &["uct:10000"];
 
     /// Whether a side may not see part of the state. Search then samples the hidden part
     /// afresh from the true state before every search and never keeps a tree from one move
@@ -293,6 +300,13 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
         None
     }
 
+    /// Runs `work` if SGF writes the game's records ([`SgfGame`]); `None` if it does not. A
+    /// game that implements [`SgfGame`] writes `Some(work.run())` here.
+    fn with_sgf<W: SgfWork<Self>>(work: W) -> Option<W::Output> {
+        let _ = work;
+        None
+    }
+
     /// Plays a move in the form [`Game::told_move`] writes it for this side, checked first:
     /// an illegal or malformed one changes nothing. Returns the actions played. A program
     /// that holds only its own view (a GTP engine) keeps up with the game this way.
@@ -305,10 +319,11 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     }
 }
 
-/// A capability a game may have beyond its rules and planes: speaking GTP, or drawing itself
-/// on the page. Rust cannot ask a type whether it implements a trait, so a game that does
-/// says so by running the work it is handed with the trait known ([`Game::with_gtp`],
-/// [`Game::with_board_view`]); one that does not leaves the default, which declines.
+/// A capability a game may have beyond its rules and planes: speaking GTP, drawing itself
+/// on the page, or writing its records as SGF. Rust cannot ask a type whether it implements
+/// a trait, so a game that does says so by running the work it is handed with the trait
+/// known ([`Game::with_gtp`], [`Game::with_board_view`], [`Game::with_sgf`]); one that does
+/// not leaves the default, which declines.
 pub trait GtpWork<G: Game> {
     type Output;
 
@@ -324,6 +339,15 @@ pub trait BoardViewWork<G: Game> {
     fn run(self) -> Self::Output
     where
         G: BoardView;
+}
+
+/// Work that needs the game's SGF ([`SgfGame`]); see [`GtpWork`].
+pub trait SgfWork<G: Game> {
+    type Output;
+
+    fn run(self) -> Self::Output
+    where
+        G: SgfGame;
 }
 
 /// The moves of a game played from `start` by `actions`, each in full as its mover writes it

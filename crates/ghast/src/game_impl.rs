@@ -16,6 +16,10 @@ impl Game for Ghast {
 
     const COLOURS: [&'static str; 2] = crate::diagram::COLOURS;
 
+    /// UCT at 100,000 playouts still beats the small board's 30-minute bot (BENCHMARKS.md);
+    /// 10,000 tells the two-hour bots apart.
+    const STRONGEST_OPPONENTS: &'static [&'static str] = &["uct:10000", "uct:100000"];
+
     fn with_gtp<W: GtpWork<Self>>(work: W) -> Option<W::Output> {
         Some(work.run())
     }

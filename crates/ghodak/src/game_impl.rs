@@ -2,7 +2,7 @@
 
 use crate::ghodak::Ghodak;
 use crate::options::GhodakOptions;
-use game::{BoardViewWork, Game, GtpWork, Outcome, Side};
+use game::{BoardViewWork, Game, GtpWork, Outcome, SgfWork, Side};
 
 impl Game for Ghodak {
     type Options = GhodakOptions;
@@ -31,11 +31,23 @@ impl Game for Ghodak {
         "gtp:gnugo --mode gtp --chinese-rules --capture-all-dead --level 10",
     ];
 
+    /// GNU Go at level 10, and Pachi 11.99 at 10,000 playouts a move (built by
+    /// scripts/setup-engines.sh into .tools/pachi, a path from the repository's root): the
+    /// yardsticks of the 9x9 goals.
+    const STRONGEST_OPPONENTS: &'static [&'static str] = &[
+        "gtp:gnugo --mode gtp --chinese-rules --capture-all-dead --level 10",
+        "gtp:.tools/pachi/bin/pachi -r chinese -t =10000 -s 1 threads=1,pass_all_alive",
+    ];
+
     fn with_gtp<W: GtpWork<Self>>(work: W) -> Option<W::Output> {
         Some(work.run())
     }
 
     fn with_board_view<W: BoardViewWork<Self>>(work: W) -> Option<W::Output> {
+        Some(work.run())
+    }
+
+    fn with_sgf<W: SgfWork<Self>>(work: W) -> Option<W::Output> {
         Some(work.run())
     }
 

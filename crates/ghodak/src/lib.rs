@@ -12,6 +12,7 @@ mod options;
 mod planes;
 mod point;
 mod result;
+mod sgf_impl;
 mod zobrist;
 
 pub use ghodak::{Ghodak, MoveError, MoveFault, PositionError};
