@@ -196,7 +196,7 @@ fn bench_learning_pairs_two_configs_on_two_seeds() {
             let folder = std::path::Path::new(run["run"].as_str().unwrap());
             (
                 folder.file_name().unwrap().to_string_lossy().into_owned(),
-                run["training"]["seed"].as_u64().unwrap(),
+                run["seed"].as_u64().unwrap(),
             )
         })
         .collect();
@@ -256,6 +256,45 @@ fn bench_learning_pairs_two_configs_on_two_seeds() {
         table[8].starts_with("| tiny-averaged - tiny | | Elo [95%] |"),
         "{stdout}"
     );
+
+    // The pair rated again, with what each run saved.
+    let rated = ghast(
+        &[
+            "bench",
+            "learning",
+            "--config",
+            "configs/tiny.toml",
+            "--pair",
+            averaged.to_str().unwrap(),
+            "--rate-only",
+            "--run",
+            folder.to_str().unwrap(),
+            "--opponents",
+            "random",
+            "--visits",
+            "4",
+            "--games",
+            "2",
+            "--json",
+        ],
+        "",
+    );
+    assert!(
+        rated.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rated.stderr)
+    );
+    let again: serde_json::Value = serde_json::from_slice(&rated.stdout).unwrap();
+    let runs = again["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 4, "{again}");
+    for (run, (name, seed)) in runs.iter().zip(&expected) {
+        assert!(run["training"].is_null(), "{run}");
+        assert_eq!(run["seed"].as_u64(), Some(*seed), "{run}");
+        assert!(
+            run["run"].as_str().unwrap().ends_with(name.as_str()),
+            "{run}"
+        );
+    }
 }
 
 /// A pair of two games' configs, and an opponent whose program is missing, are refused

@@ -368,6 +368,27 @@ fn sgf_writes_a_go_record_and_refuses_other_games() {
     assert!(text.contains("RU[Chinese]AB[cc]PL[W]\n;W[db])"), "{text}");
 
     assert_refused(&go, "C3 B2 C3", "move \"C3\": C3 is occupied");
+
+    // What --sgf wrote replays from the file as the moves did.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.sgf");
+    std::fs::write(&file, output.stdout).unwrap();
+    let from_file = replay(
+        &["--game", "ghodak", "--from-sgf", file.to_str().unwrap()],
+        "",
+    );
+    assert!(from_file.status.success(), "{from_file:?}");
+    let moves = replay(&go[..6], "C3 B2 pass pass");
+    assert_eq!(
+        String::from_utf8_lossy(&from_file.stdout),
+        String::from_utf8_lossy(&moves.stdout)
+    );
+    std::fs::write(&file, "(;GM[1]SZ[5];B[cc];W[cc])").unwrap();
+    assert_refused(
+        &["--game", "ghodak", "--from-sgf", file.to_str().unwrap()],
+        "",
+        "node 2 `;W[cc]`: move \"C3\": C3 is occupied",
+    );
     assert_refused(
         &["--game", "ghast", "--sgf"],
         "",

@@ -510,3 +510,192 @@ fn averaged_weights_are_played_and_the_trained_ones_kept_for_resuming() {
     assert!(stderr.contains("resuming at generation 2"), "{stderr}");
     assert!(models.join("trainer-0003.safetensors").is_file());
 }
+
+/// The tensors of a safetensors file by name.
+fn tensors(path: &Path) -> std::collections::BTreeMap<String, tch::Tensor> {
+    tch::Tensor::read_safetensors(path)
+        .unwrap()
+        .into_iter()
+        .collect()
+}
+
+/// `--init-from` starts a run on a bigger board from a smaller board's run: generation 0 holds
+/// the source's weights, and the saved config names the checkpoint with its comments kept. A
+/// bot bundle serves as a source too. A source of another architecture or game, or none,
+/// is refused before the run folder is made.
+#[test]
+fn a_run_starts_warm_from_another_board_sizes_run_or_bundle() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = dir.path().join("small");
+    let output = ghast()
+        .args([
+            "train",
+            "--config",
+            "configs/tiny.toml",
+            "--generations",
+            "1",
+        ])
+        .arg("--run")
+        .arg(&small)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let tiny =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/tiny.toml"))
+            .unwrap();
+    assert!(tiny.contains("\nsize = 3\n"));
+    let bigger = dir.path().join("size4.toml");
+    std::fs::write(&bigger, tiny.replace("\nsize = 3\n", "\nsize = 4\n")).unwrap();
+    let source = small.join("models/gen-0001.safetensors");
+
+    for (from, expected) in [
+        (small.clone(), source.clone()),
+        (small.join("bot"), small.join("bot/model.safetensors")),
+    ] {
+        let run = dir.path().join(format!(
+            "warm-{}",
+            from.file_name().unwrap().to_string_lossy()
+        ));
+        let output = ghast()
+            .args(["train", "--config"])
+            .arg(&bigger)
+            .args(["--generations", "1", "--init-from"])
+            .arg(&from)
+            .arg("--run")
+            .arg(&run)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{stderr}");
+        assert!(
+            stderr.contains(&format!("with the weights of {}", expected.display())),
+            "{stderr}"
+        );
+        let saved = std::fs::read_to_string(run.join("config.toml")).unwrap();
+        assert!(
+            saved.contains(&format!("init_from = \"{}\"", expected.display())),
+            "{saved}"
+        );
+        assert!(
+            saved.contains("# A smoke run for the tests"),
+            "comments kept: {saved}"
+        );
+        assert!(saved.contains("\nsize = 4\n"), "{saved}");
+        let started = tensors(&run.join("models/gen-0000.safetensors"));
+        let weights = tensors(&expected);
+        assert_eq!(
+            started.keys().collect::<Vec<_>>(),
+            weights.keys().collect::<Vec<_>>()
+        );
+        for (name, tensor) in &started {
+            assert!(
+                tensor.equal(&weights[name]),
+                "{name} differs from the source's"
+            );
+        }
+    }
+
+    let refused = |config: &Path, from: &Path, words: &str| {
+        let run = dir.path().join("refused");
+        let output = ghast()
+            .args(["train", "--config"])
+            .arg(config)
+            .arg("--init-from")
+            .arg(from)
+            .arg("--run")
+            .arg(&run)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(words), "{words}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(!run.exists(), "no run folder made: {stderr}");
+    };
+    let wider = dir.path().join("wider.toml");
+    std::fs::write(
+        &wider,
+        tiny.replace("preset = \"tiny\"", "preset = \"small\""),
+    )
+    .unwrap();
+    refused(&wider, &small, "not the architecture of [network] (6x64)");
+    refused(
+        Path::new("configs/ghodak-tiny.toml"),
+        &small,
+        "[network] init_from",
+    );
+    refused(
+        &bigger,
+        &dir.path().join("nowhere"),
+        "neither a run folder with a generation nor a bot",
+    );
+}
+
+/// `[selfplay] start_positions`: a Go run reads a folder of SGF records, leaves out those of
+/// other set-ups (handicap stones, another komi) and trains; a record it cannot read stops
+/// the run with the file, the node and why.
+#[test]
+fn self_play_starts_from_the_positions_of_a_folder_of_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("records");
+    std::fs::create_dir(&records).unwrap();
+    for (name, text) in [
+        (
+            "a.sgf",
+            "(;GM[1]SZ[5]KM[0.5];B[cc];W[bb];B[dd];W[db];B[bd])",
+        ),
+        ("handicap.sgf", "(;GM[1]SZ[5]KM[0.5]AB[aa];W[cc];B[dd])"),
+        ("komi.sgf", "(;GM[1]SZ[5]KM[7.5];B[cc];W[bb])"),
+        ("notes.txt", "not a record"),
+    ] {
+        std::fs::write(records.join(name), text).unwrap();
+    }
+    let tiny = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/ghodak-tiny.toml"),
+    )
+    .unwrap();
+    let config = dir.path().join("starts.toml");
+    let with_starts = |folder: &Path| {
+        tiny.replace(
+            "[selfplay]\n",
+            &format!(
+                "[selfplay]\nstart_positions = \"{}\"\nstart_position_share = 1.0\n",
+                folder.display()
+            ),
+        )
+    };
+    std::fs::write(&config, with_starts(&records)).unwrap();
+    let train = |run: &str| {
+        ghast()
+            .args(["train", "--config"])
+            .arg(&config)
+            .args(["--generations", "1", "--run"])
+            .arg(dir.path().join(run))
+            .output()
+            .unwrap()
+    };
+    let output = train("run");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "100% of the games start from positions of 1 records in {} (2 SGF records of other set-ups left out)",
+            records.display()
+        )),
+        "{stderr}"
+    );
+
+    std::fs::write(records.join("bad.sgf"), "(;GM[1]SZ[5];B[cc];W[zz])").unwrap();
+    let output = train("refused");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("bad.sgf: node 2 `;W[zz]`: [zz] is off the 5x5 board"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

@@ -23,6 +23,12 @@ pub struct Args {
     /// and every Go tool open. Stones of a `--from` position are written as AB/AW.
     #[arg(long)]
     sgf: bool,
+
+    /// Replay the main line of this SGF record (Go) instead of moves from standard input:
+    /// its SZ and KM set the board and the komi, its AB/AW/PL the start, and a move out of
+    /// turn is played as KataGo plays it.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["from", "sgf"])]
+    from_sgf: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -36,6 +42,15 @@ impl GameWork for Replay<'_> {
     type Output = ();
 
     fn run<G: Planes>(self) -> anyhow::Result<()> {
+        if let Some(file) = &self.0.from_sgf {
+            return G::with_sgf(ReplaySgf(file)).unwrap_or_else(|| {
+                Err(InputError(format!(
+                    "--from-sgf: SGF has no form for {} (of these games it records Go, --game ghodak)",
+                    G::NAME
+                ))
+                .into())
+            });
+        }
         let options = self.0.game.options::<G>(None)?;
         let start = match &self.0.from {
             None => G::new(&options),
@@ -106,6 +121,40 @@ impl<G: Game> SgfWork<G> for PrintSgf<G> {
                 .map(|outcome| sgf::result_value(&end, outcome, end.end_reason().unwrap_or(""))),
         };
         print!("{}", sgf::write_record(&self.start, &actions, &summary));
+        Ok(())
+    }
+}
+
+/// An SGF record's main line, printed as `ghast replay` prints moves: the start, then each
+/// move with the position after it, then the result if the game ended.
+struct ReplaySgf<'a>(&'a std::path::Path);
+
+impl<G: Game> SgfWork<G> for ReplaySgf<'_> {
+    type Output = anyhow::Result<()>;
+
+    fn run(self) -> anyhow::Result<()>
+    where
+        G: SgfGame,
+    {
+        let file = self.0;
+        let text = std::fs::read_to_string(file)
+            .map_err(|error| InputError(format!("--from-sgf {}: {error}", file.display())))?;
+        let record = sgf::read_record::<G>(&text)
+            .map_err(|error| InputError(format!("--from-sgf {}: {error}", file.display())))?;
+        let mut out = BufWriter::new(std::io::stdout().lock());
+        writeln!(out, "{}", record.positions[0].position_text())?;
+        for (index, &action) in record.actions.iter().enumerate() {
+            writeln!(
+                out,
+                "{} {}",
+                record.positions[index].action_to_string(action),
+                record.positions[index + 1].position_text()
+            )?;
+        }
+        if let Some(result) = record.last().result_text() {
+            writeln!(out, "result {result}")?;
+        }
+        out.flush()?;
         Ok(())
     }
 }

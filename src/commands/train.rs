@@ -17,6 +17,11 @@ pub struct Args {
     /// Continue the run in the folder, with the configuration saved there.
     #[arg(long)]
     resume: bool,
+    /// Start from another run's weights (a warm start): a run folder (its newest
+    /// generation), a bot bundle or a checkpoint file, of the same game and architecture; the
+    /// board size may differ. Saved in the run's config as `[network] init_from`.
+    #[arg(long, value_name = "RUN_OR_BUNDLE", conflicts_with = "resume")]
+    init_from: Option<PathBuf>,
     /// Stop after this many minutes (overrides the config's `run.minutes`).
     #[arg(long)]
     pub minutes: Option<f64>,
@@ -51,7 +56,17 @@ pub fn run_as(args: &Args, role: Role) -> anyhow::Result<()> {
     } else {
         args.config.clone()
     };
-    let text = read_config_text(&path)?;
+    let mut text = read_config_text(&path)?;
+    if let Some(source) = &args.init_from {
+        let checkpoint = checkpoint_of(source)?;
+        text = set_config_value(
+            &text,
+            "network",
+            "init_from",
+            checkpoint.display().to_string(),
+        )
+        .map_err(|error| config_error(&path, error))?;
+    }
     let game = registry::config_game(&text).map_err(|error| config_error(&path, error))?;
     let source = format!("config {}", path.display());
     let work = TrainGame {
@@ -93,6 +108,11 @@ fn train_game<G: Planes>(
     if args.resume {
         tracing::info!("resuming {}", run.root().display());
     } else {
+        // A warm start that cannot load is refused before the run folder is made.
+        if config.network.init_from.is_some() {
+            train::initial_network::<G>(&config, tch::Device::Cpu)
+                .map_err(|error| config_error(path, format!("{error:#}")))?;
+        }
         create_run(run, text)?;
     }
     if let Role::Learner(store) = role {
@@ -120,6 +140,42 @@ fn train_game<G: Planes>(
         bot.display()
     );
     Ok(())
+}
+
+/// The checkpoint `--init-from` names: the newest generation of a run folder, a bot bundle's
+/// weights, or a checkpoint file.
+fn checkpoint_of(source: &Path) -> Result<PathBuf, InputError> {
+    let run = RunDir::new(source.to_owned());
+    if source.is_dir()
+        && let Ok(Some(generation)) = run.newest_generation()
+    {
+        return Ok(run.checkpoint(generation));
+    }
+    play::weights_of(source).map_err(|error| {
+        InputError(format!(
+            "--init-from {}: neither a run folder with a generation nor a bot: {error}",
+            source.display()
+        ))
+    })
+}
+
+/// The config `text` with `[table] key = value`, its comments and layout kept.
+pub fn set_config_value(
+    text: &str,
+    table: &str,
+    key: &str,
+    value: impl Into<toml_edit::Value>,
+) -> Result<String, String> {
+    let mut document: toml_edit::DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| e.to_string())?;
+    let entry = document
+        .entry(table)
+        .or_insert_with(toml_edit::table)
+        .as_table_like_mut()
+        .ok_or_else(|| format!("`{table}` is not a table"))?;
+    entry.insert(key, toml_edit::value(value));
+    Ok(document.to_string())
 }
 
 pub fn config_error(path: &Path, error: String) -> InputError {

@@ -130,7 +130,7 @@ pub fn options_of<G: Game>(path: &Path) -> Result<G::Options, PlayError> {
 
 /// The weights file of a bundle folder, or the checkpoint file itself; the error says what a
 /// bot is when `path` is neither, and which file a bundle or a checkpoint lacks.
-fn weights_of(path: &Path) -> Result<PathBuf, PlayError> {
+pub fn weights_of(path: &Path) -> Result<PathBuf, PlayError> {
     if path.is_dir() {
         for file in [WEIGHTS_FILE, SIDECAR_FILE] {
             if !path.join(file).is_file() {

@@ -38,6 +38,13 @@ pub struct SelfplayConfig {
     pub resign: ResignConfig,
     /// Games in which one side plays worse on purpose: see [`Handicap`].
     pub handicap: Handicap,
+    /// A folder of records whose positions games may start from ([`crate::StartPositions`]):
+    /// SGF files for a game SGF records (Go), `ghast arena --out` move files for every game.
+    /// Each self-play machine reads it from its own disk.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_positions: Option<std::path::PathBuf>,
+    /// The share of games that start from a position of those records (0: none).
+    pub start_position_share: f64,
     /// The search itself (root noise applies to full searches only).
     pub search: SearchConfig,
 }
@@ -166,6 +173,8 @@ impl Default for SelfplayConfig {
             temperature: TemperatureSchedule::default(),
             resign: ResignConfig::default(),
             handicap: Handicap::default(),
+            start_positions: None,
+            start_position_share: 0.0,
             search: SearchConfig::default(),
         }
     }
@@ -217,6 +226,14 @@ impl SelfplayConfig {
             self.resign.false_positive_target,
         )?;
         bounds::fraction("handicap.games", self.handicap.games)?;
+        bounds::fraction("start_position_share", self.start_position_share)?;
+        if self.start_position_share > 0.0 && self.start_positions.is_none() {
+            return Err(format!(
+                "start_position_share = {}: games start from records only with a folder of \
+                 them, start_positions = \"DIR\"",
+                self.start_position_share
+            ));
+        }
         if self.search.opponent_random_decisions != 0.0 {
             return Err(
                 "search.opponent_random_decisions: self-play expects random decisions \

@@ -8,7 +8,9 @@
 mod config;
 mod game_in_flight;
 mod resign_calibration;
+mod start_positions;
 mod worker;
 
 pub use config::{Handicap, HandicapSide, Inference, ResignConfig, SelfplayConfig};
+pub use start_positions::StartPositions;
 pub use worker::{StepReport, Worker};

@@ -1,6 +1,6 @@
-use crate::SelfplayConfig;
 use crate::game_in_flight::GameInFlight;
 use crate::resign_calibration::ResignCalibration;
+use crate::{SelfplayConfig, StartPositions};
 use game::{Automatic, ChanceStream, Game, Opening, Referee};
 use mcts::{Batch, DeviceError, PipelinedEvaluator, ResignRule, Tree};
 use rand::{Rng, SeedableRng};
@@ -8,6 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use replay::{GameRecord, MoveRecord, ResignPlaythrough};
 use std::collections::VecDeque;
 use std::ops::Range;
+use std::sync::Arc;
 
 /// Plays `games_in_flight` games at once, split into `batches_in_flight` lanes of games whose
 /// leaves travel together: each step takes one lane's evaluations back, plays a move in every
@@ -43,6 +44,8 @@ pub struct Worker<G: Game> {
     generation: u32,
     /// The threshold calibrated from played-through games, where the config asks for it.
     calibration: Option<ResignCalibration>,
+    /// Records whose positions some games start from.
+    starts: Arc<StartPositions>,
 }
 
 /// Game slots whose leaves share a batch.
@@ -104,6 +107,7 @@ impl<G: Game> Worker<G> {
             legal: Vec::new(),
             generation: 0,
             calibration: None,
+            starts: Arc::default(),
         };
         let resign = &worker.config.resign;
         if resign.false_positive_target > 0.0 && resign.consecutive_moves > 0 {
@@ -116,6 +120,16 @@ impl<G: Game> Worker<G> {
             worker.start_game(slot);
         }
         worker
+    }
+
+    /// Has some games start from positions of records ([`StartPositions`]): a builder for
+    /// right after [`Worker::new`], whose games it opens again.
+    pub fn with_start_positions(mut self, starts: Arc<StartPositions>) -> Self {
+        self.starts = starts;
+        for slot in 0..self.trees.len() {
+            self.start_game(slot);
+        }
+        self
     }
 
     /// The threshold self-play resigns at now: the configured one, or the calibrated one;
@@ -359,6 +373,22 @@ impl<G: Game> Worker<G> {
             handicap,
             ..GameInFlight::default()
         };
+        // A record's opening, played as the random opening is (recorded, never a policy
+        // target); the random opening follows it.
+        let start = self.starts.draw(rng).map(<[usize]>::to_vec);
+        for action in start.into_iter().flatten() {
+            let referee = &mut self.referees[slot];
+            let by_chance = referee.game().is_chance();
+            if referee.play(action).is_err() {
+                break;
+            }
+            self.trees[slot].advance(action);
+            let game = &mut self.games[slot];
+            game.moves.push(MoveRecord::unsearched(action, by_chance));
+            if !by_chance {
+                game.decisions += 1;
+            }
+        }
         self.play_automatic(slot);
     }
 

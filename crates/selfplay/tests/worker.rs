@@ -332,3 +332,71 @@ fn draining_the_batches_in_flight_changes_no_game() {
         }
     }
 }
+
+/// With start positions at a share of 1, every game opens with a proper prefix of a record,
+/// recorded as unsearched moves (no policy target), and replays from the game's start to
+/// its final position; with a share of 0 no game does.
+#[test]
+fn games_start_from_records_at_the_share_asked() {
+    let options = small_board();
+    let mut game = Ghast::new(&options);
+    let mut legal = Vec::new();
+    let mut record = Vec::new();
+    while record.len() < 6 && game.outcome().is_none() {
+        game.legal_actions(&mut legal);
+        let action = legal[legal.len() / 2];
+        game.apply(action);
+        record.push(action);
+    }
+    let config = SelfplayConfig {
+        games_in_flight: 4,
+        full_visits: 8,
+        cheap_visits: 4,
+        random_opening_moves: 0,
+        resign: ResignConfig {
+            consecutive_moves: 0,
+            ..ResignConfig::default()
+        },
+        ..SelfplayConfig::default()
+    };
+    for share in [1.0, 0.0] {
+        let starts =
+            std::sync::Arc::new(selfplay::StartPositions::new(vec![record.clone()], share));
+        let mut worker =
+            Worker::<Ghast>::new(options.clone(), config.clone(), 5).with_start_positions(starts);
+        let mut evaluator = Inline::new(UniformEvaluator);
+        let mut finished = Vec::new();
+        while finished.len() < 12 {
+            worker.step(&mut evaluator, &mut finished).unwrap();
+        }
+        let later = &finished[..];
+        for played in later {
+            let prefix = played
+                .moves
+                .iter()
+                .zip(&record)
+                .take_while(|(m, r)| m.action as usize == **r && m.policy.is_empty())
+                .count();
+            if share == 1.0 {
+                assert!(
+                    (1..record.len()).contains(&prefix),
+                    "opened by a proper prefix of the record: {prefix}"
+                );
+            }
+            let mut replayed = Ghast::new(&options);
+            for m in &played.moves {
+                assert!(replayed.is_legal(m.action as usize));
+                replayed.apply(m.action as usize);
+            }
+            assert_eq!(replayed.position_text(), played.final_position);
+        }
+        if share == 0.0 {
+            assert!(
+                later
+                    .iter()
+                    .any(|played| played.moves[0].action as usize != record[0]),
+                "games of their own"
+            );
+        }
+    }
+}

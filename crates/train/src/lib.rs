@@ -9,7 +9,9 @@ mod journal;
 mod metrics;
 mod run;
 mod run_config;
+mod start_positions;
 mod trainer;
+mod warm_start;
 
 pub use config::{OptimizerKind, TrainerConfig};
 pub use evaluation::EvaluationConfig;
@@ -18,3 +20,4 @@ pub use run::{Limit, Role, RunSummary, train};
 pub use run_config::{BotConfig, NetworkConfig, RunConfig, RunLimits, game_name};
 pub use rundir::{RunDir, RunStore, write_atomically};
 pub use trainer::Trainer;
+pub use warm_start::initial_network;

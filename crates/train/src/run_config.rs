@@ -183,6 +183,11 @@ pub struct NetworkConfig {
     /// Train an auxiliary soft-policy output (see `[training.loss_weights] soft_policy`).
     #[serde(default)]
     pub soft_policy: bool,
+    /// A warm start: generation 0 takes the weights of this checkpoint (a `.safetensors` file
+    /// with its sidecar) instead of fresh ones. Same game and architecture; the board size
+    /// may differ. `ghast train --init-from` finds the checkpoint in a run or a bot bundle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub init_from: Option<std::path::PathBuf>,
 }
 
 impl NetworkConfig {

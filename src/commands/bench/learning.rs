@@ -7,7 +7,9 @@
 use crate::InputError;
 use crate::commands::arena::{default_threads, progress_bar};
 use crate::commands::registry::{self, GameWork, for_game};
-use crate::commands::train::{config_error, config_name, create_run, export_bot, read_config_text};
+use crate::commands::train::{
+    config_error, config_name, create_run, export_bot, read_config_text, set_config_value,
+};
 use anyhow::Context;
 use arena::rating::{MatchStats, Pentanomial};
 use arena::{Match, MatchSettings, PlayerSpec};
@@ -26,8 +28,9 @@ pub struct Args {
     config: PathBuf,
     /// A second configuration, B, of the same game: A and B each train on --seeds seeds, one
     /// run after the other (A, B, A, B, ...: so that the machine's load drifts over both
-    /// alike), are rated alike, and a table ready for BENCHMARKS.md compares them.
-    #[arg(long, conflicts_with = "rate_only")]
+    /// alike), are rated alike, and a table ready for BENCHMARKS.md compares them. With
+    /// --rate-only, the pair's runs in --run are rated again (against other opponents, say).
+    #[arg(long)]
     pair: Option<PathBuf>,
     /// With --pair: training seeds of each arm, the config's `run.seed` and the ones after it.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=16))]
@@ -39,7 +42,8 @@ pub struct Args {
     /// folder of the pair's runs, one sub-folder each [default: runs/pair-<A>-<B>-<unix time>].
     #[arg(long)]
     run: Option<PathBuf>,
-    /// Rate the bot of the existing run in --run instead of training a new one.
+    /// Rate the bot of the existing run in --run instead of training a new one (with --pair:
+    /// the runs of the pair in --run).
     #[arg(long, requires = "run")]
     rate_only: bool,
     /// Opponents, comma-separated player specs (see `ghast arena --help`) [default: the
@@ -71,6 +75,8 @@ pub struct Args {
 struct Report {
     config: String,
     run: PathBuf,
+    /// The config's `run.seed` the run trained with.
+    seed: u64,
     training: Option<Training>,
     generation: u64,
     bot_visits: u32,
@@ -81,8 +87,6 @@ struct Report {
 #[derive(Serialize)]
 struct Training {
     minutes: f64,
-    /// The config's `run.seed` this run trained with.
-    seed: u64,
     steps: u64,
     games: u64,
     /// CPU time of the whole process (every thread) while it trained.
@@ -255,20 +259,34 @@ impl GameWork for Pair<'_> {
         let mut runs = Vec::new();
         for offset in 0..self.args.seeds {
             for arm in 0..2 {
-                let path = &self.paths[arm];
-                let first: RunConfig<G::Options> =
-                    RunConfig::parse(&self.texts[arm]).map_err(|e| config_error(path, e))?;
+                let first: RunConfig<G::Options> = RunConfig::parse(&self.texts[arm])
+                    .map_err(|e| config_error(&self.paths[arm], e))?;
                 let seed = first.run.seed + offset;
-                let text = with_seed(&self.texts[arm], seed).map_err(|e| config_error(path, e))?;
                 let run = RunDir::new(self.folder.join(format!("{}-seed{seed}", self.names[arm])));
+                // A run is rated with the config it saved, a new one trains on the arm's
+                // config with the seed set.
+                let (path, text) = if self.args.rate_only {
+                    let saved = run.config();
+                    let text = read_config_text(&saved)?;
+                    (saved, text)
+                } else {
+                    let path = &self.paths[arm];
+                    let seed_value = i64::try_from(seed)
+                        .map_err(|_| config_error(path, format!("seed {seed} is out of range")))?;
+                    let text = set_config_value(&self.texts[arm], "run", "seed", seed_value)
+                        .map_err(|e| config_error(path, e))?;
+                    (path.clone(), text)
+                };
                 eprintln!(
                     "pair: arm {} ({}), seed {seed}, in {}",
                     ["A", "B"][arm],
                     path.display(),
                     run.root().display()
                 );
-                let report = learn::<G>(self.args, &run, path, &text, &opponents)?;
-                print_report(&report, run.root());
+                let report = learn::<G>(self.args, &run, &path, &text, &opponents)?;
+                if !self.args.json {
+                    print_report(&report, run.root());
+                }
                 runs.push(report);
             }
         }
@@ -277,21 +295,6 @@ impl GameWork for Pair<'_> {
             runs,
         })
     }
-}
-
-/// The config `text` with its `run.seed` set to `seed` (comments are not kept: the run's
-/// saved config is the one it trained with).
-fn with_seed(text: &str, seed: u64) -> Result<String, String> {
-    let mut table: toml::Table = text.parse().map_err(|e: toml::de::Error| e.to_string())?;
-    let run = table
-        .entry("run")
-        .or_insert_with(|| toml::Value::Table(toml::Table::new()));
-    let toml::Value::Table(run) = run else {
-        return Err("[run] is not a table".to_owned());
-    };
-    let seed = i64::try_from(seed).map_err(|_| format!("seed {seed} is out of range"))?;
-    run.insert("seed".to_owned(), toml::Value::Integer(seed));
-    toml::to_string(&table).map_err(|e| e.to_string())
 }
 
 /// `--opponents`, or the game's strongest independent players; each external engine must be
@@ -354,7 +357,6 @@ fn learn<G: Planes>(
         export_bot::<G>(run, &config)?;
         Some(Training {
             minutes,
-            seed: config.run.seed,
             steps: summary.steps,
             games: summary.games,
             cpu_seconds: super::cpu_seconds() - cpu,
@@ -414,6 +416,7 @@ fn learn<G: Planes>(
     Ok(Report {
         config: path.display().to_string(),
         run: run.root().to_owned(),
+        seed: config.run.seed,
         training,
         generation: bundle.checkpoint.provenance.generation,
         bot_visits: bundle.settings.visits,
@@ -428,14 +431,19 @@ fn print_report(report: &Report, saved: &Path) {
             "{}: {:.1} minutes, seed {}, generation {}, {} steps, {} games, {:.0} CPU-seconds ({:.2} cores busy)",
             report.config,
             t.minutes,
-            t.seed,
+            report.seed,
             report.generation,
             t.steps,
             t.games,
             t.cpu_seconds,
             t.cpu_seconds / t.wall_seconds.max(1e-9)
         ),
-        None => println!("{}: generation {}", report.run.display(), report.generation),
+        None => println!(
+            "{}: seed {}, generation {}",
+            report.run.display(),
+            report.seed,
+            report.generation
+        ),
     }
     println!(
         "{:<12} {:>6}  {:<10} {:>6}  Elo [95%]",
@@ -488,7 +496,7 @@ fn pair_table(report: &PairReport) -> String {
                 run.generation, t.steps, t.games, t.cpu_seconds
             )
         });
-        let seed = run.training.as_ref().map_or(0, |t| t.seed);
+        let seed = run.seed;
         write!(
             out,
             "| {} | {seed} | {training} |",

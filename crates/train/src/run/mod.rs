@@ -23,7 +23,7 @@ use crate::metrics::Metrics;
 use crate::{RunConfig, RunDir, RunStore, Trainer};
 use anyhow::{Context, Result};
 use game::{DeviceError, Planes};
-use nn::{DeviceChoice, NetConfig, Network};
+use nn::DeviceChoice;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use replay::{LocalDirStore, ShardOrigin, ShardStore, Window, open_store};
@@ -243,6 +243,11 @@ impl<'a, G: Planes> Process<'a, G> {
         // Seeds differ per worker, per process and per resume, so no two threads anywhere
         // play the same games.
         let seed_base = config.run.seed ^ step ^ (u64::from(writer_id) << 40);
+        let starts = std::sync::Arc::new(if workers > 0 {
+            crate::start_positions::load::<G>(&config.selfplay, &config.game)?
+        } else {
+            selfplay::StartPositions::default()
+        });
         let shared = Shared::new(Metrics::open(&run.tensorboard()), generation, step);
 
         let mut progress = progress::Progress::new(limit);
@@ -255,11 +260,15 @@ impl<'a, G: Planes> Process<'a, G> {
                     let sender = sender.clone();
                     let seed = seed_base ^ ((index as u64) << 32);
                     let served = served.as_ref();
+                    let starts = &starts;
                     scope.spawn(move || {
                         workers::run_worker::<G>(
                             run,
-                            &config.game,
-                            &config.selfplay,
+                            workers::Games {
+                                options: &config.game,
+                                config: &config.selfplay,
+                                starts,
+                            },
                             seed,
                             shared,
                             sender,
@@ -475,14 +484,7 @@ fn start_trainer<G: Planes>(
             Ok((trainer, generation, step, run_seconds))
         }
         None => {
-            let start = G::new(&config.game);
-            let size = config.network.size().map_err(anyhow::Error::msg)?;
-            let net = NetConfig {
-                soft_policy: config.network.soft_policy,
-                ..NetConfig::sized(size, start.plane_shape().channels, start.policy_layout())
-            };
-            tch::manual_seed(config.run.seed as i64);
-            let network = Network::new(net, device);
+            let network = crate::initial_network::<G>(config, device)?;
             let trainer = Trainer::new(
                 network,
                 None,
@@ -491,7 +493,14 @@ fn start_trainer<G: Planes>(
                 rng(0),
             )?;
             save_checkpoint(run, &trainer, 0, (0, 0), true)?;
-            tracing::info!("new run: generation 0 is a {size} network");
+            let size = config.network.size().map_err(anyhow::Error::msg)?;
+            match &config.network.init_from {
+                Some(source) => tracing::info!(
+                    "new run: generation 0 is a {size} network with the weights of {}",
+                    source.display()
+                ),
+                None => tracing::info!("new run: generation 0 is a {size} network"),
+            }
             Ok((trainer, 0, 0, 0))
         }
     }

@@ -9,7 +9,8 @@ use game::Planes;
 use mcts::{CachedEvaluator, Inline, PipelinedEvaluator};
 use nn::{DeviceChoice, EvaluatorSettings, InferenceServer, NetEvaluator, Network};
 use replay::GameRecord;
-use selfplay::{SelfplayConfig, Worker};
+use selfplay::{SelfplayConfig, StartPositions, Worker};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
@@ -80,18 +81,31 @@ impl<G: Planes> ServedNetwork<G> {
     }
 }
 
+/// What a self-play thread plays: the game's options, how it plays them, and the records
+/// some of its games start from.
+pub struct Games<'a, G: Planes> {
+    pub options: &'a G::Options,
+    pub config: &'a SelfplayConfig,
+    pub starts: &'a Arc<StartPositions>,
+}
+
 pub fn run_worker<G: Planes>(
     run: &RunDir,
-    options: &G::Options,
-    config: &SelfplayConfig,
+    games: Games<'_, G>,
     seed: u64,
     shared: &Shared,
     records: Sender<GameRecord>,
     served: Option<&ServedNetwork<G>>,
 ) -> Result<()> {
+    let Games {
+        options,
+        config,
+        starts,
+    } = games;
     match served {
         Some(served) => {
-            let worker = Worker::<G>::new(options.clone(), config.clone(), seed);
+            let worker = Worker::<G>::new(options.clone(), config.clone(), seed)
+                .with_start_positions(starts.clone());
             let generation = served.generation.load(Ordering::Acquire);
             let newer = |current: u64| -> Result<_> {
                 let serving = served.generation.load(Ordering::Acquire);
@@ -109,7 +123,8 @@ pub fn run_worker<G: Planes>(
         }
         None => {
             let config = &config.clone().evaluating_on_own_thread();
-            let worker = Worker::<G>::new(options.clone(), config.clone(), seed);
+            let worker = Worker::<G>::new(options.clone(), config.clone(), seed)
+                .with_start_positions(starts.clone());
             let evaluator = |network| -> Result<_> {
                 let evaluator =
                     NetEvaluator::<G>::new(network, options, EvaluatorSettings::default())?;
