@@ -123,11 +123,14 @@ impl<G: Game> Worker<G> {
     }
 
     /// Has some games start from positions of records ([`StartPositions`]): a builder for
-    /// right after [`Worker::new`], whose games it opens again.
+    /// right after [`Worker::new`], whose games it opens again where there are records to
+    /// start from (without them, the games `new` opened stand).
     pub fn with_start_positions(mut self, starts: Arc<StartPositions>) -> Self {
         self.starts = starts;
-        for slot in 0..self.trees.len() {
-            self.start_game(slot);
+        if !self.starts.is_empty() {
+            for slot in 0..self.trees.len() {
+                self.start_game(slot);
+            }
         }
         self
     }
