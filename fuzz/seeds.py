@@ -71,6 +71,10 @@ for bot in sorted(path.parent for path in (root / "models").glob("*/model.json")
     sidecar = (bot / "model.json").read_bytes()
     seed("checkpoint", bot.name,
          struct.pack("<I", len(sidecar)) + sidecar + (bot / "model.safetensors").read_bytes())
+    architecture = json.dumps(json.loads(sidecar)["architecture"]).encode()
+    seed("onnx_export", bot.name,
+         struct.pack("<I", len(architecture)) + architecture
+         + (bot / "model.safetensors").read_bytes())
 
 for shard in sorted((root / "fuzz/seed-run/shards").glob("shard-*.bin"))[:3]:
     seed("shard", shard.name, shard.read_bytes())

@@ -10,7 +10,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-600}"
 shift || true
-all=(moves rules gtp run_config shard checkpoint bot_settings http analysis sgf)
+all=(moves rules gtp run_config shard checkpoint bot_settings http analysis sgf onnx_export)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 

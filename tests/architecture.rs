@@ -102,7 +102,9 @@ fn game_crates_depend_on_no_pipeline_crate() {
 
 #[test]
 fn search_and_analysis_know_nothing_of_tch() {
-    for package in ["mcts", "analysis", "selfplay", "replay", "rundir", "game"] {
+    for package in [
+        "mcts", "analysis", "selfplay", "replay", "rundir", "game", "onnx",
+    ] {
         let linked: Vec<String> = dependencies(package)
             .into_iter()
             .filter(|name| name == "tch" || name == "torch-sys")

@@ -61,7 +61,24 @@ pub enum Command {
     /// Rate every generation of a training run against its predecessor and fixed baselines,
     /// and plot the ratings.
     Ladder(ladder::Args),
-    /// Write a bot bundle (weights, sidecar, bot.toml with visits and search settings) from a checkpoint.
+    /// Write a bot bundle (weights, sidecar, bot.toml with visits and search settings) from a
+    /// checkpoint, with --onnx the network as model.onnx too.
+    ///
+    /// A bundle is ready for `ghast gtp --bot DIR`, `ghast arena` and `ghast serve`; edit
+    /// bot.toml to change how the bot searches. model.onnx is the network for onnxruntime,
+    /// tract or any ONNX runtime (opset 13), with a dynamic batch and board. Its inputs:
+    ///   planes        [batch, channels, height, width]  `ghast games --planes GAME` says
+    ///                                                   what each plane holds
+    ///   board_mask    [batch, height, width]            1 on the board, 0 on padding
+    ///   illegal_bias  [batch, actions]                  0 legal, -1e9 illegal
+    /// Its outputs: policy [batch, actions] (probabilities in the game's action order),
+    /// wdl [batch, 3], lead [batch], ownership [batch, height, width], all for the side to
+    /// move. Its metadata holds the game and the checkpoint's sidecar.
+    ///
+    /// Examples:
+    ///   ghast export --checkpoint runs/small/checkpoints/gen-0100.safetensors --out bots/b --onnx
+    ///   ghast export --bundle models/ghodak9 --onnx     (adds model.onnx to a bundle)
+    #[command(verbatim_doc_comment)]
     Export(export::Args),
     /// Play as a GTP engine on standard input and output (see `ghast gtp --help` for colours and extensions).
     Gtp(gtp::Args),

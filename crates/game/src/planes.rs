@@ -39,6 +39,10 @@ pub struct PolicyLayout {
 /// sample is made by replaying the game with every action mapped by
 /// [`Game::transform_action`].)
 pub trait Planes: Game {
+    /// What each input plane holds (a Markdown table and notes), for people who run the
+    /// network outside ghast (`model.onnx`): `ghast games --planes GAME` prints it.
+    const PLANES_DOC: &'static str;
+
     fn plane_shape(&self) -> PlaneShape;
 
     fn policy_layout(&self) -> PolicyLayout;

@@ -7,27 +7,30 @@ use crate::tables::Tables;
 use game::{PlaneShape, Planes, PolicyLayout, Side};
 use hexgrid::Bits;
 
-/// Input planes, all from the point of view of the side to move:
-///
-/// | planes | content |
-/// |---|---|
-/// | 0-5   | own tiles, one plane per orientation |
-/// | 6-11  | opponent tiles, one plane per orientation |
-/// | 12    | empty on-board hexes |
-/// | 13    | on-board mask |
-/// | 14    | hexes the opening rule allows on this turn |
-/// | 15-20 | the placement awaiting this side's accept or veto, by orientation |
-/// | 21    | hexes vetoed in this turn |
-/// | 22    | turn progress: (turn - 1) / max_turns |
-/// | 23    | komi from the mover's view (+ when it favours the mover), / 10 |
-/// | 24    | win margin / 10 |
-/// | 25    | own vetoes left / 4 |
-/// | 26    | opponent vetoes left / 4 |
-/// | 27    | 1 while answering a veto request |
-/// | 28    | 1 if the previous turn ended in a pass |
-///
-/// Planes 22-28 are constant over the board (on-board hexes and padding alike), so that a
-/// convolution sees them everywhere; the scales keep typical values near 0..1.
+/// The input planes, as `ghast games --planes` shows them (and this crate's docs).
+const PLANES_DOC: &str = r#"Input planes, all from the point of view of the side to move:
+
+| planes | content |
+|---|---|
+| 0-5   | own tiles, one plane per orientation |
+| 6-11  | opponent tiles, one plane per orientation |
+| 12    | empty on-board hexes |
+| 13    | on-board mask |
+| 14    | hexes the opening rule allows on this turn |
+| 15-20 | the placement awaiting this side's accept or veto, by orientation |
+| 21    | hexes vetoed in this turn |
+| 22    | turn progress: (turn - 1) / max_turns |
+| 23    | komi from the mover's view (+ when it favours the mover), / 10 |
+| 24    | win margin / 10 |
+| 25    | own vetoes left / 4 |
+| 26    | opponent vetoes left / 4 |
+| 27    | 1 while answering a veto request |
+| 28    | 1 if the previous turn ended in a pass |
+
+Planes 22-28 are constant over the board (on-board hexes and padding alike), so that a
+convolution sees them everywhere; the scales keep typical values near 0..1."#;
+
+/// Input planes per cell: see [`PLANES_DOC`].
 pub const CHANNELS: usize = 29;
 
 impl<B: Bits> State<B> {
@@ -96,6 +99,8 @@ pub(crate) fn on_board_mask<B: Bits>(tables: &Tables<B>, out: &mut [f32]) {
 }
 
 impl Planes for Ghast {
+    const PLANES_DOC: &'static str = PLANES_DOC;
+
     fn plane_shape(&self) -> PlaneShape {
         let width = self.options().geometry().width();
         PlaneShape {

@@ -3,27 +3,32 @@
 use crate::ghodak::Ghodak;
 use game::{PlaneShape, Planes, PolicyLayout, Side};
 
-/// Input planes, all from the point of view of the side to move:
-///
-/// | planes | content |
-/// |---|---|
-/// | 0     | own stones |
-/// | 1     | opponent stones |
-/// | 2     | empty points |
-/// | 3     | on-board mask (all ones: the board fills the grid) |
-/// | 4     | the ko point the mover may not play on |
-/// | 5-7   | own stones whose group has 1, 2, 3 or more liberties |
-/// | 8-10  | opponent stones whose group has 1, 2, 3 or more liberties |
-/// | 11    | the opponent's last stone |
-/// | 12    | 1 if the opponent just passed (a pass now ends the game) |
-/// | 13    | komi from the mover's view (+ when it favours the mover), / 15 |
-/// | 14    | move progress: moves played / the move limit |
-///
-/// Liberty counts are what Go networks learn slowest from stones alone (KataGo feeds them
-/// too); planes 12-14 are constant over the board.
+/// The input planes, as `ghast games --planes` shows them (and this crate's docs).
+const PLANES_DOC: &str = r#"Input planes, all from the point of view of the side to move:
+
+| planes | content |
+|---|---|
+| 0     | own stones |
+| 1     | opponent stones |
+| 2     | empty points |
+| 3     | on-board mask (all ones: the board fills the grid) |
+| 4     | the ko point the mover may not play on |
+| 5-7   | own stones whose group has 1, 2, 3 or more liberties |
+| 8-10  | opponent stones whose group has 1, 2, 3 or more liberties |
+| 11    | the opponent's last stone |
+| 12    | 1 if the opponent just passed (a pass now ends the game) |
+| 13    | komi from the mover's view (+ when it favours the mover), / 15 |
+| 14    | move progress: moves played / the move limit |
+
+Liberty counts are what Go networks learn slowest from stones alone (KataGo feeds them
+too); planes 12-14 are constant over the board."#;
+
+/// Input planes per cell: see [`PLANES_DOC`].
 pub const CHANNELS: usize = 15;
 
 impl Planes for Ghodak {
+    const PLANES_DOC: &'static str = PLANES_DOC;
+
     fn plane_shape(&self) -> PlaneShape {
         let size = self.options().size();
         PlaneShape {

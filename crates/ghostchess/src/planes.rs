@@ -5,31 +5,36 @@ use crate::board::{DARK, squares};
 use crate::rules::{DECISIONS, GLOBAL_ACTIONS, GhostChess, PIECES, Piece, WHITE};
 use game::{PlaneShape, Planes, PolicyLayout, Side};
 
-/// Input planes over the 8 x 8 board, square `8 x (rank - 1) + (file - 1)`:
-///
-/// | planes | content |
-/// |---|---|
-/// | 0-5    | White's pawns, Knights, bishops, rooks; the Ghost; the black Knights |
-/// | 6, 7   | protected Black pieces; the frozen White piece |
-/// | 8-11   | Full Nexus, Full or Half Nexus, Shadow Nexus, Shadow Nexus when the turn began |
-/// | 12     | black Knights lost / 2 |
-/// | 13-26  | the decision, one plane per kind of section 10 |
-/// | 27, 28 | 1 if White decides; 1 if it is White's turn |
-/// | 29     | the selected square (the piece to move, the pawn that may Search) |
-/// | 30     | the square of the piece the turn's move took |
-/// | 31-34  | that piece: pawn, Knight, bishop, rook |
-/// | 35, 36 | White's and Black's special move made this turn |
-/// | 37     | the black Knights that moved after a Transcend |
-/// | 38     | turns left before the limit / 200, at most 1 |
-/// | 39     | the squares this decision may choose |
-/// | 40     | the dark squares |
-///
-/// The value is from the decider's side, which plane 27 names.
+/// The input planes, as `ghast games --planes` shows them (and this crate's docs).
+const PLANES_DOC: &str = r#"Input planes over the 8 x 8 board, square `8 x (rank - 1) + (file - 1)`:
+
+| planes | content |
+|---|---|
+| 0-5    | White's pawns, Knights, bishops, rooks; the Ghost; the black Knights |
+| 6, 7   | protected Black pieces; the frozen White piece |
+| 8-11   | Full Nexus, Full or Half Nexus, Shadow Nexus, Shadow Nexus when the turn began |
+| 12     | black Knights lost / 2 |
+| 13-26  | the decision, one plane per kind of section 10 |
+| 27, 28 | 1 if White decides; 1 if it is White's turn |
+| 29     | the selected square (the piece to move, the pawn that may Search) |
+| 30     | the square of the piece the turn's move took |
+| 31-34  | that piece: pawn, Knight, bishop, rook |
+| 35, 36 | White's and Black's special move made this turn |
+| 37     | the black Knights that moved after a Transcend |
+| 38     | turns left before the limit / 200, at most 1 |
+| 39     | the squares this decision may choose |
+| 40     | the dark squares |
+
+The value is from the decider's side, which plane 27 names."#;
+
+/// Input planes per cell: see [`PLANES_DOC`].
 pub const CHANNELS: usize = 41;
 
 const DECISION_PLANE: usize = 13;
 
 impl Planes for GhostChess {
+    const PLANES_DOC: &'static str = PLANES_DOC;
+
     fn plane_shape(&self) -> PlaneShape {
         PlaneShape {
             channels: CHANNELS,

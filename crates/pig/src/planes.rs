@@ -5,11 +5,16 @@
 use crate::Pig;
 use game::{Game, PlaneShape, Planes, PolicyLayout, Side};
 
-/// Own banked score, the opponent's, the turn total, own score with the turn total, the
-/// turns played, and a plane of ones.
+/// The input planes, as `ghast games --planes` shows them (and this crate's docs).
+const PLANES_DOC: &str = r#"Own banked score, the opponent's, the turn total, own score with the turn total, the
+turns played, and a plane of ones."#;
+
+/// Input planes per cell: see [`PLANES_DOC`].
 const CHANNELS: usize = 6;
 
 impl Planes for Pig {
+    const PLANES_DOC: &'static str = PLANES_DOC;
+
     fn plane_shape(&self) -> PlaneShape {
         PlaneShape {
             channels: CHANNELS,

@@ -18,6 +18,8 @@ pub const WEIGHTS_FILE: &str = "model.safetensors";
 pub const SIDECAR_FILE: &str = "model.json";
 /// The bot's search settings and game options inside a bundle.
 pub const BOT_FILE: &str = "bot.toml";
+/// The network as ONNX inside a bundle (`ghast export --onnx`), for runtimes without libtorch.
+pub const ONNX_FILE: &str = "model.onnx";
 
 /// A loaded, checked bot: its network (on the CPU until a [`crate::Bot`] moves it) and how it
 /// plays.
@@ -104,14 +106,39 @@ impl<G: Game> Bundle<G> {
     }
 
     /// Writes this bot as a bundle into `out` (created if needed): the weights and sidecar
-    /// it was loaded from, byte for byte, and its settings.
+    /// it was loaded from, byte for byte, and its settings. A `model.onnx` already there is
+    /// removed first, since it holds other weights ([`write_onnx`] writes the new one).
     pub fn save(&self, out: &Path) -> Result<(), PlayError> {
         fs::create_dir_all(out).map_err(io_error(out, "create the bundle folder"))?;
+        let onnx = out.join(ONNX_FILE);
+        durable::remove(&onnx).map_err(io_error(&onnx, "remove the stale"))?;
         copy_atomically(&self.weights, &out.join(WEIGHTS_FILE))?;
         let sidecar = checkpoint::sidecar_path(&self.weights);
         copy_atomically(&sidecar, &out.join(SIDECAR_FILE))?;
         write_atomically(&out.join(BOT_FILE), self.settings.to_toml().as_bytes())
     }
+}
+
+/// Writes `model.onnx` into the bundle folder `dir` from its weights and sidecar, and returns
+/// its path. Its metadata holds the game's name and the sidecar's text, so the file says on
+/// its own what it plays.
+pub fn write_onnx<G: Game>(dir: &Path) -> Result<PathBuf, PlayError> {
+    let weights = weights_of(dir)?;
+    let description =
+        checkpoint::describe::<G::Options>(&weights, G::NAME).map_err(nn::NetError::from)?;
+    let sidecar_path = checkpoint::sidecar_path(&weights);
+    let sidecar = fs::read_to_string(&sidecar_path).map_err(io_error(&sidecar_path, "read"))?;
+    let bytes = fs::read(&weights).map_err(io_error(&weights, "read"))?;
+    let metadata = [("ghast.game", G::NAME), ("ghast.sidecar", sidecar.as_str())];
+    let model = onnx::export(&description.architecture, &bytes, &metadata).map_err(|source| {
+        PlayError::Onnx {
+            weights: weights.clone(),
+            source,
+        }
+    })?;
+    let path = dir.join(ONNX_FILE);
+    write_atomically(&path, &model)?;
+    Ok(path)
 }
 
 /// The name of the game the bot in `path` (a bundle folder or a checkpoint's weights file)

@@ -37,6 +37,12 @@ pub enum PlayError {
     #[error("{}: {detail}", path.display())]
     GameMismatch { path: PathBuf, detail: String },
 
+    #[error("{}: cannot be written as ONNX: {source}", weights.display())]
+    Onnx {
+        weights: PathBuf,
+        source: onnx::OnnxError,
+    },
+
     #[error("visits must be at least 1, got {0}")]
     Visits(u32),
 

@@ -14,7 +14,10 @@ mod settings;
 mod untrained;
 
 pub use bot::{Analysis, Bot, MoveStats};
-pub use bundle::{BOT_FILE, Bundle, SIDECAR_FILE, WEIGHTS_FILE, game_of, options_of, weights_of};
+pub use bundle::{
+    BOT_FILE, Bundle, ONNX_FILE, SIDECAR_FILE, WEIGHTS_FILE, game_of, options_of, weights_of,
+    write_onnx,
+};
 pub use error::PlayError;
 pub use settings::{BotSettings, DEFAULT_VISITS};
 pub use untrained::{save_untrained, tiny_config};

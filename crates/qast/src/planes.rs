@@ -4,29 +4,34 @@ use crate::notation::spaces;
 use crate::qast::{GLOBAL_ACTIONS, Next, Qast};
 use game::{PlaneShape, Planes, PolicyLayout, Side};
 
-/// Input planes over the unrolled track (1 x N), from the point of view of the mover:
-///
-/// | planes | content |
-/// |---|---|
-/// | 0, 1   | own discs, the opponent's |
-/// | 2-5    | direction: own `+`, own `-`, opponent `+`, opponent `-` |
-/// | 6, 7   | progress / N: own, opponent |
-/// | 8-13   | stick marks: own sticks 1-3, the opponent's 1-3 |
-/// | 14, 15 | painted spaces: own, the opponent's |
-/// | 16     | the spaces legal for this decision |
-/// | 17     | the disc the decision is about (the stick's disc, the lapping disc) |
-/// | 18-21  | circles / 3 and gold / 3: own, opponent, own, opponent |
-/// | 22     | 1 if the mover holds the coin |
-/// | 23-27  | the decision: set-up, assignment, move, lap bonus, end placement |
-/// | 28-30  | its stick: 1, 2, 3 |
-/// | 31-36  | this round's stick values / 4: own sticks 1-3, the opponent's 1-3 (0: none) |
-/// | 37     | rounds left before the limit / 100, at most 1 |
-/// | 38     | 1 if the mover is Black |
-///
-/// Planes 18 on are constant over the row: what the count and the round's order depend on.
+/// The input planes, as `ghast games --planes` shows them (and this crate's docs).
+const PLANES_DOC: &str = r#"Input planes over the unrolled track (1 x N), from the point of view of the mover:
+
+| planes | content |
+|---|---|
+| 0, 1   | own discs, the opponent's |
+| 2-5    | direction: own `+`, own `-`, opponent `+`, opponent `-` |
+| 6, 7   | progress / N: own, opponent |
+| 8-13   | stick marks: own sticks 1-3, the opponent's 1-3 |
+| 14, 15 | painted spaces: own, the opponent's |
+| 16     | the spaces legal for this decision |
+| 17     | the disc the decision is about (the stick's disc, the lapping disc) |
+| 18-21  | circles / 3 and gold / 3: own, opponent, own, opponent |
+| 22     | 1 if the mover holds the coin |
+| 23-27  | the decision: set-up, assignment, move, lap bonus, end placement |
+| 28-30  | its stick: 1, 2, 3 |
+| 31-36  | this round's stick values / 4: own sticks 1-3, the opponent's 1-3 (0: none) |
+| 37     | rounds left before the limit / 100, at most 1 |
+| 38     | 1 if the mover is Black |
+
+Planes 18 on are constant over the row: what the count and the round's order depend on."#;
+
+/// Input planes per cell: see [`PLANES_DOC`].
 pub const CHANNELS: usize = 39;
 
 impl Planes for Qast {
+    const PLANES_DOC: &'static str = PLANES_DOC;
+
     fn plane_shape(&self) -> PlaneShape {
         PlaneShape {
             channels: CHANNELS,

@@ -6,29 +6,34 @@ use crate::vastuz::{Inner, Vastuz, with_state};
 use game::{PlaneShape, Planes, PolicyLayout, Side};
 use hexgrid::Bits;
 
-/// Input planes, all from the point of view of the side to move, over the (2R+1)² square:
-///
-/// | planes | content |
-/// |---|---|
-/// | 0, 1  | own stones, opponent stones |
-/// | 2, 3  | empty points, on-board mask |
-/// | 4     | the points legal for this decision |
-/// | 5-7   | the decision: place, take, put (constant over the board) |
-/// | 8     | the mover's pending groups |
-/// | 9, 10 | the thief of the step under way: its stones now, its stones when the step began |
-/// | 11    | the step's remaining targets |
-/// | 12    | the taken stone's point |
-/// | 13    | what is left of the group the taken stone came from |
-/// | 14, 15| each stone's group size / 8 (at most 1): own, opponent |
-/// | 16, 17| points where the mover, the opponent may place |
-/// | 18    | 1 while `swap` is legal |
-/// | 19    | stones on the board / points |
-///
-/// The turn's state within a move (planes 8-13) is what tells one decision of a cascade from
-/// another on the same stones; group sizes are what the score counts.
+/// The input planes, as `ghast games --planes` shows them (and this crate's docs).
+const PLANES_DOC: &str = r#"Input planes, all from the point of view of the side to move, over the (2R+1)² square:
+
+| planes | content |
+|---|---|
+| 0, 1  | own stones, opponent stones |
+| 2, 3  | empty points, on-board mask |
+| 4     | the points legal for this decision |
+| 5-7   | the decision: place, take, put (constant over the board) |
+| 8     | the mover's pending groups |
+| 9, 10 | the thief of the step under way: its stones now, its stones when the step began |
+| 11    | the step's remaining targets |
+| 12    | the taken stone's point |
+| 13    | what is left of the group the taken stone came from |
+| 14, 15| each stone's group size / 8 (at most 1): own, opponent |
+| 16, 17| points where the mover, the opponent may place |
+| 18    | 1 while `swap` is legal |
+| 19    | stones on the board / points |
+
+The turn's state within a move (planes 8-13) is what tells one decision of a cascade from
+another on the same stones; group sizes are what the score counts."#;
+
+/// Input planes per cell: see [`PLANES_DOC`].
 pub const CHANNELS: usize = 20;
 
 impl Planes for Vastuz {
+    const PLANES_DOC: &'static str = PLANES_DOC;
+
     fn plane_shape(&self) -> PlaneShape {
         let width = self.geometry().width();
         PlaneShape {

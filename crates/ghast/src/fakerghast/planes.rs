@@ -8,31 +8,34 @@ use crate::planes::{face_up_ownership, on_board_mask};
 use game::{PlaneShape, Planes, PolicyLayout, Side};
 use hexgrid::Bits;
 
-/// Input planes, all from the point of view of the side to move:
-///
-/// | planes | content |
-/// |---|---|
-/// | 0-5   | own face-up tiles, one plane per orientation |
-/// | 6-11  | opponent face-up tiles, one plane per orientation |
-/// | 12-17 | own face-down tiles, by orientation |
-/// | 18    | own face-down tiles that are real |
-/// | 19-24 | opponent face-down tiles, by orientation (which is real: not shown) |
-/// | 25    | own face-down tiles: turns left to their reveal / 3 |
-/// | 26    | opponent face-down tiles: turns left to their reveal / 3 |
-/// | 27    | empty on-board hexes |
-/// | 28    | on-board mask |
-/// | 29    | hexes the opening rule allows on this turn |
-/// | 30-35 | this turn's real tile, chosen and awaiting its fake, by orientation |
-/// | 36    | turn progress: (turn - 1) / max_turns |
-/// | 37    | komi from the mover's view (+ when it favours the mover), / 10 |
-/// | 38    | win margin / 10 |
-/// | 39    | own pairs left / 4 under `fakes`, 1 under `fakerghast` |
-/// | 40    | opponent pairs left, likewise |
-/// | 41    | 1 while choosing the fake (or `single`) |
-/// | 42    | 1 if the previous turn ended in a pass |
-/// | 43    | turns from a pair's placement to its reveal / 3 |
-///
-/// Planes 36-43 are constant over the board (on-board hexes and padding alike).
+/// The input planes, as `ghast games --planes` shows them (and this crate's docs).
+const PLANES_DOC: &str = r#"Input planes, all from the point of view of the side to move:
+
+| planes | content |
+|---|---|
+| 0-5   | own face-up tiles, one plane per orientation |
+| 6-11  | opponent face-up tiles, one plane per orientation |
+| 12-17 | own face-down tiles, by orientation |
+| 18    | own face-down tiles that are real |
+| 19-24 | opponent face-down tiles, by orientation (which is real: not shown) |
+| 25    | own face-down tiles: turns left to their reveal / 3 |
+| 26    | opponent face-down tiles: turns left to their reveal / 3 |
+| 27    | empty on-board hexes |
+| 28    | on-board mask |
+| 29    | hexes the opening rule allows on this turn |
+| 30-35 | this turn's real tile, chosen and awaiting its fake, by orientation |
+| 36    | turn progress: (turn - 1) / max_turns |
+| 37    | komi from the mover's view (+ when it favours the mover), / 10 |
+| 38    | win margin / 10 |
+| 39    | own pairs left / 4 under `fakes`, 1 under `fakerghast` |
+| 40    | opponent pairs left, likewise |
+| 41    | 1 while choosing the fake (or `single`) |
+| 42    | 1 if the previous turn ended in a pass |
+| 43    | turns from a pair's placement to its reveal / 3 |
+
+Planes 36-43 are constant over the board (on-board hexes and padding alike)."#;
+
+/// Input planes per cell: see [`PLANES_DOC`].
 pub const CHANNELS: usize = 44;
 
 impl<B: Bits> HiddenState<B> {
@@ -107,6 +110,8 @@ impl<B: Bits> HiddenState<B> {
 }
 
 impl Planes for Fakerghast {
+    const PLANES_DOC: &'static str = PLANES_DOC;
+
     fn plane_shape(&self) -> PlaneShape {
         let width = self.options().ghast().geometry().width();
         PlaneShape {

@@ -154,6 +154,8 @@ impl Game for Toy {
 }
 
 impl Planes for Toy {
+    const PLANES_DOC: &'static str = "| 0 | the toy's one feature |";
+
     fn plane_shape(&self) -> PlaneShape {
         PlaneShape {
             channels: 3,
