@@ -6,11 +6,12 @@
 mod common;
 
 use common::ghast;
-use game::{Game, Planes, draw_outcome};
+use game::{Evaluation, Evaluator, Game, Planes, draw_outcome};
 use nn::checkpoint::{self, Provenance};
-use nn::{HostBatch, Network};
+use nn::{HostBatch, NetEvaluator, Network};
 use prost::Message;
 use rand::{Rng, SeedableRng};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tch::{Device, Kind};
@@ -118,18 +119,19 @@ fn weights_that_do_not_match_their_sidecar_are_refused_by_name() {
 
 macro_rules! check_every_game {
     ($($game:ty),* $(,)?) => {
-        $( onnxruntime_runs_it_as_libtorch::<$game>(); )*
+        $( runtimes_run_it_as_libtorch::<$game>(); )*
     };
 }
 
 #[test]
-fn onnxruntime_runs_every_games_network_as_libtorch_does() {
+fn onnxruntime_and_tract_run_every_games_network_as_libtorch_does() {
     games::with_every_game!(check_every_game);
 }
 
 /// Every shipped bundle of `G`, and an untrained net with a soft policy and batch norms that
-/// are not the identity: exported as ONNX and run by onnxruntime on random positions.
-fn onnxruntime_runs_it_as_libtorch<G: Planes>() {
+/// are not the identity: exported as ONNX and run by onnxruntime, and by tract through the
+/// evaluator, on random positions.
+fn runtimes_run_it_as_libtorch<G: Planes>() {
     let dir = tempfile::tempdir().unwrap();
     let mut bots: Vec<(PathBuf, G::Options)> = shipped_bundles()
         .into_iter()
@@ -161,10 +163,20 @@ fn onnxruntime_runs_it_as_libtorch<G: Planes>() {
 
     for (index, (bundle, options)) in bots.iter().enumerate() {
         let cases = dir.path().join(format!("cases-{index}"));
-        write_cases::<G>(bundle, options, &cases, index as u64);
+        let (positions, expected) = write_cases::<G>(bundle, options, &cases, index as u64);
         let (agrees, report) = compare(&bundle.join(play::ONNX_FILE), &cases);
         assert!(agrees, "{} {}: {report}", G::NAME, bundle.display());
-        println!("{} {}: {report}", G::NAME, bundle.display());
+        println!("{} {}: onnxruntime: {report}", G::NAME, bundle.display());
+        let tract = tract_differences(bundle, options, &positions, &expected);
+        println!("{} {}: tract: {tract:?}", G::NAME, bundle.display());
+        for (output, difference) in tract {
+            assert!(
+                difference <= 1e-4,
+                "{} {}: tract's {output} is {difference} off libtorch's",
+                G::NAME,
+                bundle.display()
+            );
+        }
     }
 }
 
@@ -208,6 +220,67 @@ fn the_comparison_fails_a_model_that_computes_otherwise() {
     let (agrees, report) = compare(&changed, &cases);
     assert!(!agrees, "{report}");
     assert!(report.contains("beyond 0.0001"), "{report}");
+}
+
+macro_rules! play_every_game {
+    ($($game:ty),* $(,)?) => {
+        $( same_moves_on_both_runtimes::<$game>(); )*
+    };
+}
+
+/// Positions a shipped bot searches on each runtime, and the visits of each search.
+const MOVE_POSITIONS: usize = 100;
+const MOVE_VISITS: u32 = 400;
+
+#[test]
+fn a_shipped_bot_chooses_the_same_moves_on_tract_as_on_libtorch() {
+    games::with_every_game!(play_every_game);
+}
+
+/// Every shipped bundle of `G` searches 100 random positions at 400 visits with the same seed
+/// on libtorch and on tract: at least 99 choose the same move, and where they differ the two
+/// moves are a near-tie (their visits, on libtorch, within 2% of the search's).
+fn same_moves_on_both_runtimes<G: Planes>() {
+    for (bundle, game) in shipped_bundles() {
+        if game != G::NAME {
+            continue;
+        }
+        let open = || play::Bundle::<G>::load(&bundle).unwrap();
+        let options = open().settings.game_options;
+        let mut torch = play::Bot::new(open(), play::Runtime::Torch(Device::Cpu), 7).unwrap();
+        let mut tract = play::Bot::new(open(), play::Runtime::Onnx, 7).unwrap();
+        let mut positions = random_positions::<G>(&options, 99);
+        positions.truncate(MOVE_POSITIONS);
+        let mut differ = Vec::new();
+        for position in &positions {
+            let on_torch = torch.analyze(position, Some(MOVE_VISITS)).unwrap();
+            let on_tract = tract.analyze(position, Some(MOVE_VISITS)).unwrap();
+            if on_torch.best != on_tract.best {
+                let visits = |action: usize| {
+                    on_torch
+                        .moves
+                        .iter()
+                        .find(|stats| stats.action == action)
+                        .map_or(0, |stats| stats.visits)
+                };
+                let gap = visits(on_torch.best).abs_diff(visits(on_tract.best));
+                differ.push((position.position_text(), gap, on_torch.total_visits));
+            }
+        }
+        println!(
+            "{}: {} of {MOVE_POSITIONS} positions chose another move on tract: {differ:?}",
+            bundle.display(),
+            differ.len()
+        );
+        assert!(differ.len() <= 1, "{}: {differ:?}", bundle.display());
+        for (position, gap, total) in &differ {
+            assert!(
+                f64::from(*gap) <= 0.02 * f64::from(*total),
+                "{}: no near-tie at {position}: {gap} visits apart of {total}",
+                bundle.display()
+            );
+        }
+    }
 }
 
 /// A randomly initialised tiny net whose batch norms have random statistics and affine
@@ -268,7 +341,12 @@ fn random_positions<G: Game>(options: &G::Options, seed: u64) -> Vec<G> {
 
 /// Writes the inputs of random positions and libtorch's outputs for them into `cases`: one
 /// little-endian f32 file a tensor, and `shapes.json`.
-fn write_cases<G: Planes>(bundle: &Path, options: &G::Options, cases: &Path, seed: u64) {
+fn write_cases<G: Planes>(
+    bundle: &Path,
+    options: &G::Options,
+    cases: &Path,
+    seed: u64,
+) -> (Vec<G>, HashMap<&'static str, Vec<f32>>) {
     std::fs::create_dir_all(cases).unwrap();
     let weights = play::weights_of(bundle).unwrap();
     let mut network = checkpoint::load::<G::Options>(&weights, G::NAME, Device::Cpu)
@@ -294,15 +372,62 @@ fn write_cases<G: Planes>(bundle: &Path, options: &G::Options, cases: &Path, see
         tensors.push(("soft_policy", soft.softmax(-1, Kind::Float)));
     }
     let mut shapes = serde_json::Map::new();
+    let mut values = HashMap::new();
     for (name, tensor) in &tensors {
-        let values = Vec::<f32>::try_from(tensor.flatten(0, -1)).unwrap();
-        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let floats = Vec::<f32>::try_from(tensor.flatten(0, -1)).unwrap();
+        let bytes: Vec<u8> = floats.iter().flat_map(|v| v.to_le_bytes()).collect();
         std::fs::write(cases.join(format!("{name}.f32")), bytes).unwrap();
         shapes.insert((*name).into(), serde_json::json!(tensor.size()));
+        values.insert(*name, floats);
     }
     std::fs::write(
         cases.join("shapes.json"),
         serde_json::Value::Object(shapes).to_string(),
     )
     .unwrap();
+    (positions, values)
+}
+
+/// The largest difference between what tract makes of `bundle`'s model.onnx, through the
+/// evaluator that search reads, and libtorch's `expected` outputs for `positions`: of the
+/// policy, the value (win minus loss), the lead and the ownership.
+fn tract_differences<G: Planes>(
+    bundle: &Path,
+    options: &G::Options,
+    positions: &[G],
+    expected: &HashMap<&'static str, Vec<f32>>,
+) -> [(&'static str, f32); 4] {
+    let model = bundle.join(play::ONNX_FILE);
+    let mut evaluator = NetEvaluator::<G>::onnx(&model, options, 64).unwrap();
+    assert!(evaluator.want_ownership(true));
+    let refs: Vec<&G> = positions.iter().collect();
+    let mut evaluations = vec![Evaluation::default(); refs.len()];
+    for (chunk, out) in refs.chunks(37).zip(evaluations.chunks_mut(37)) {
+        evaluator.evaluate(chunk, out).unwrap();
+    }
+    let mut worst = [
+        ("policy", 0f32),
+        ("value", 0.0),
+        ("lead", 0.0),
+        ("ownership", 0.0),
+    ];
+    let mut note =
+        |index: usize, a: f32, b: f32| worst[index].1 = worst[index].1.max((a - b).abs());
+    let actions = expected["policy"].len() / positions.len();
+    let cells = expected["ownership"].len() / positions.len();
+    for (row, evaluation) in evaluations.iter().enumerate() {
+        let policy = &expected["policy"][row * actions..][..actions];
+        for (a, b) in evaluation.policy.iter().zip(policy) {
+            note(0, *a, *b);
+        }
+        let wdl = &expected["wdl"][row * 3..][..3];
+        note(1, evaluation.value, wdl[0] - wdl[2]);
+        note(2, evaluation.lead, expected["lead"][row]);
+        let ownership = &expected["ownership"][row * cells..][..cells];
+        assert_eq!(evaluation.ownership.len(), cells);
+        for (a, b) in evaluation.ownership.iter().zip(ownership) {
+            note(3, *a, *b);
+        }
+    }
+    worst
 }

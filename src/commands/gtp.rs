@@ -4,7 +4,7 @@ use anyhow::Context;
 use clap::Args as ClapArgs;
 use game::{GtpGame, GtpWork, Planes};
 use play::gtp::GtpEngine;
-use play::{Bot, Bundle};
+use play::{Bot, Bundle, Runtime};
 use std::io::{BufWriter, stdin, stdout};
 use std::path::PathBuf;
 use tch::Device;
@@ -50,6 +50,17 @@ pub struct Args {
     /// Search on the CPU even when a CUDA device is available.
     #[arg(long)]
     cpu: bool,
+    /// What runs the network: `torch` (libtorch, on CUDA when there is one) or `onnx` (the
+    /// bundle's model.onnx on tract, on the CPU; `ghast export --onnx` writes it).
+    #[arg(long, value_enum, default_value_t = Backend::Torch)]
+    backend: Backend,
+}
+
+/// The `--backend` of a command that plays a bundle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Backend {
+    Torch,
+    Onnx,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -86,16 +97,16 @@ fn speak<G: GtpGame + Planes>(args: &Args) -> anyhow::Result<()> {
     let input_error = |e: play::PlayError| anyhow::Error::new(InputError(e.to_string()));
     let bundle = Bundle::<G>::open(&args.bot).map_err(input_error)?;
     let options = bundle.settings.game_options.clone();
-    let device = if args.cpu {
-        Device::Cpu
-    } else {
-        nn::best_device()
+    let runtime = match (args.backend, args.cpu) {
+        (Backend::Onnx, _) => Runtime::Onnx,
+        (Backend::Torch, true) => Runtime::Torch(Device::Cpu),
+        (Backend::Torch, false) => Runtime::Torch(nn::best_device()),
     };
-    let mut bot = Bot::new(bundle, device, args.seed).map_err(input_error)?;
+    let mut bot = Bot::new(bundle, runtime, args.seed).map_err(input_error)?;
     if let Some(visits) = args.visits {
         bot.set_visits(visits).map_err(input_error)?;
     }
-    tracing::info!(bot = %args.bot.display(), visits = bot.visits(), ?device, "GTP engine ready");
+    tracing::info!(bot = %args.bot.display(), visits = bot.visits(), ?runtime, "GTP engine ready");
     GtpEngine::new(bot, options)
         .run(stdin().lock(), BufWriter::new(stdout().lock()))
         .context("gtp")

@@ -1,11 +1,12 @@
-//! What runs a forward pass (Lc0's word): a network on a libtorch device, or a simulated
-//! accelerator. The evaluator owns one; the inference server shares one between its threads
+//! What runs a forward pass (Lc0's word): a network on a libtorch device, a bundle's
+//! `model.onnx` on tract, or a simulated accelerator. The evaluator owns one; the inference server shares one between its threads
 //! behind a lock, which is the device. Every pass runs inside [`on_device`], so a failed device
 //! comes back as a [`DeviceError`] and not as a panic.
 
 use crate::failure::{injected_failure, injected_failure_message, on_device};
 use crate::host_batch::HostBatch;
 use crate::model::Network;
+use crate::onnx_model::OnnxModel;
 use crate::outputs::Outputs;
 use crate::simulated::SimulatedDevice;
 use game::DeviceError;
@@ -33,6 +34,7 @@ enum Compute {
         device: Device,
         kind: Kind,
     },
+    Onnx(Box<OnnxModel>),
     Simulated(SimulatedDevice),
 }
 
@@ -46,9 +48,15 @@ impl Backend {
         Backend::with(Compute::Simulated(device))
     }
 
+    /// A `model.onnx` run by tract on the CPU.
+    pub fn onnx(model: OnnxModel) -> Backend {
+        Backend::with(Compute::Onnx(Box::new(model)))
+    }
+
     fn with(compute: Compute) -> Backend {
         let name = match &compute {
             Compute::Network { device, .. } => crate::device_name(*device),
+            Compute::Onnx(_) => ONNX_DEVICE.to_owned(),
             Compute::Simulated(simulated) => simulated.to_string(),
         };
         Backend {
@@ -70,6 +78,7 @@ impl Backend {
     pub fn is_accelerator(&self) -> bool {
         match &self.compute {
             Compute::Network { device, .. } => device.is_cuda(),
+            Compute::Onnx(_) => false,
             Compute::Simulated(_) => true,
         }
     }
@@ -79,7 +88,7 @@ impl Backend {
         matches!(self.compute, Compute::Simulated(_))
     }
 
-    /// `cpu`, `cuda:N` or the simulated device's `sim:A_MS,B_US`.
+    /// `cpu`, `cuda:N`, `onnx:cpu` or the simulated device's `sim:A_MS,B_US`.
     pub fn name(&self) -> &str {
         &self.name
     }
@@ -118,8 +127,17 @@ impl Backend {
                 } else {
                     out.ownership.clear();
                 }
+                Ok(())
             }
-            Compute::Simulated(simulated) => simulated.forward(host, used, out),
+            Compute::Onnx(model) => model.forward(host, used, ownership, out),
+            Compute::Simulated(simulated) => {
+                simulated.forward(host, used, out);
+                Ok(())
+            }
+        })?
+        .map_err(|message| DeviceError {
+            device: self.name.clone(),
+            message,
         })
     }
 
@@ -159,6 +177,9 @@ impl Compute {
         }
     }
 }
+
+/// What errors name a `model.onnx` backend's device by.
+const ONNX_DEVICE: &str = "onnx:cpu";
 
 /// Copies a float tensor into `buffer` (resized, allocation kept).
 fn copy_to_host(tensor: &tch::Tensor, buffer: &mut Vec<f32>) {

@@ -31,6 +31,9 @@ pub enum NetError {
     #[error(transparent)]
     Device(#[from] game::DeviceError),
 
+    #[error("{}: not a network this build can run: {detail}", path.display())]
+    Onnx { path: PathBuf, detail: String },
+
     #[error("the network expects {expected}, but the game has {found}")]
     GameMismatch { expected: String, found: String },
 }

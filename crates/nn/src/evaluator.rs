@@ -5,13 +5,16 @@ use crate::backend::{Backend, bucket_for, buckets};
 use crate::error::NetError;
 use crate::host_batch::HostBatch;
 use crate::model::Network;
+use crate::onnx_model::OnnxModel;
 use crate::outputs::{Outputs, write_evaluations};
 use crate::simulated::SimulatedDevice;
 use game::Planes;
 use game::{DeviceError, Evaluation, Evaluator};
+use sidecar::NetConfig;
 use std::collections::HashSet;
 use std::marker::PhantomData;
 use std::num::NonZeroU64;
+use std::path::Path;
 use std::time::{Duration, Instant};
 use tch::{Device, Kind};
 
@@ -80,18 +83,7 @@ impl<G: Planes> NetEvaluator<G> {
         settings: EvaluatorSettings,
     ) -> Result<Self, NetError> {
         let start = G::new(options);
-        let (shape, layout) = (start.plane_shape(), start.policy_layout());
-        let config = network.config();
-        if config.input_channels != shape.channels || config.policy_layout() != layout {
-            return Err(NetError::GameMismatch {
-                expected: format!(
-                    "{} input planes and {:?}",
-                    config.input_channels,
-                    config.policy_layout()
-                ),
-                found: format!("{} input planes and {layout:?}", shape.channels),
-            });
-        }
+        reads_planes_of(network.config(), &start)?;
         let kind = if settings.bf16 {
             Kind::BFloat16
         } else {
@@ -99,6 +91,18 @@ impl<G: Planes> NetEvaluator<G> {
         };
         let backend = Backend::network(network, settings.device, kind);
         let mut evaluator = Self::with_backend(backend, settings.max_batch);
+        evaluator.warm_up(&start).map_err(NetError::Device)?;
+        Ok(evaluator)
+    }
+
+    /// An evaluator of a bundle's `model.onnx` (`ghast export --onnx`), run by tract on the
+    /// CPU without libtorch, in passes of up to `max_batch` positions. The model must be one
+    /// of `G`'s networks that reads its planes with `options`.
+    pub fn onnx(model: &Path, options: &G::Options, max_batch: usize) -> Result<Self, NetError> {
+        let model = OnnxModel::load(model, G::NAME)?;
+        let start = G::new(options);
+        reads_planes_of(model.architecture(), &start)?;
+        let mut evaluator = Self::with_backend(Backend::onnx(model), max_batch);
         evaluator.warm_up(&start).map_err(NetError::Device)?;
         Ok(evaluator)
     }
@@ -220,6 +224,22 @@ impl<G: Planes> NetEvaluator<G> {
     fn bucket_for(&self, len: usize) -> usize {
         bucket_for(&self.buckets, len)
     }
+}
+
+/// Whether a network of `config` reads the planes and writes the policy of `start`'s game.
+fn reads_planes_of<G: Planes>(config: &NetConfig, start: &G) -> Result<(), NetError> {
+    let (shape, layout) = (start.plane_shape(), start.policy_layout());
+    if config.input_channels != shape.channels || config.policy_layout() != layout {
+        return Err(NetError::GameMismatch {
+            expected: format!(
+                "{} input planes and {:?}",
+                config.input_channels,
+                config.policy_layout()
+            ),
+            found: format!("{} input planes and {layout:?}", shape.channels),
+        });
+    }
+    Ok(())
 }
 
 impl<G: Planes> Evaluator<G> for NetEvaluator<G> {

@@ -118,6 +118,16 @@ impl HostBatch {
         self.rows = rows;
     }
 
+    /// Each row's planes, channel-major, `PlaneShape::len` a row.
+    pub(crate) fn planes(&self) -> &[f32] {
+        &self.planes
+    }
+
+    /// Each row's board mask, a value a cell.
+    pub(crate) fn board_mask(&self) -> &[f32] {
+        &self.board_mask
+    }
+
     /// Each row's illegal-action biases, `num_actions` a row.
     pub(crate) fn illegal_bias(&self) -> &[f32] {
         &self.illegal_bias

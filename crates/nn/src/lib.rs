@@ -15,6 +15,7 @@ mod failure;
 mod host_batch;
 mod losses;
 mod model;
+mod onnx_model;
 mod outputs;
 mod server;
 mod simulated;

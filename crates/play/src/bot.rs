@@ -57,22 +57,58 @@ impl Analysis {
     }
 }
 
+/// What runs a bot's network.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Runtime {
+    /// libtorch, on a device (CUDA in bf16, else the CPU).
+    Torch(Device),
+    /// The bundle's `model.onnx` (`ghast export --onnx`) on tract, on the CPU.
+    Onnx,
+}
+
+impl From<Device> for Runtime {
+    fn from(device: Device) -> Runtime {
+        Runtime::Torch(device)
+    }
+}
+
 impl<G: Planes> Bot<G> {
-    /// Moves the bundle's network to `device` (CUDA in bf16, else the CPU) and sets up its
-    /// search; `seed` makes the search's tie-breaking reproducible.
-    pub fn new(bundle: Bundle<G>, device: Device, seed: u64) -> Result<Self, PlayError> {
+    /// Readies the bundle's network on `runtime` (a libtorch device, or its `model.onnx` on
+    /// tract) and sets up its search; `seed` makes the search's tie-breaking reproducible.
+    pub fn new(
+        bundle: Bundle<G>,
+        runtime: impl Into<Runtime>,
+        seed: u64,
+    ) -> Result<Self, PlayError> {
         let settings = bundle.settings;
         // One game fills a batch with at most `leaves_per_tree` leaves; larger buckets would
         // only cost warm-up time.
-        let evaluator_settings = EvaluatorSettings {
-            max_batch: settings.search.leaves_per_tree.max(1) as usize,
-            ..EvaluatorSettings::on(device)
+        let max_batch = settings.search.leaves_per_tree.max(1) as usize;
+        let evaluator = match runtime.into() {
+            Runtime::Torch(device) => NetEvaluator::new(
+                bundle.checkpoint.network,
+                &settings.game_options,
+                EvaluatorSettings {
+                    max_batch,
+                    ..EvaluatorSettings::on(device)
+                },
+            )?,
+            Runtime::Onnx => {
+                if !bundle.source.is_dir() {
+                    return Err(PlayError::MissingFile {
+                        dir: bundle.source.clone(),
+                        file: crate::bundle::ONNX_FILE.into(),
+                    });
+                }
+                let model = bundle.source.join(crate::bundle::ONNX_FILE);
+                if !model.is_file() {
+                    return Err(PlayError::NoOnnx {
+                        dir: bundle.source.clone(),
+                    });
+                }
+                NetEvaluator::onnx(&model, &settings.game_options, max_batch)?
+            }
         };
-        let evaluator = NetEvaluator::new(
-            bundle.checkpoint.network,
-            &settings.game_options,
-            evaluator_settings,
-        )?;
         let name = bundle.source.file_stem().map_or_else(
             || "bot".to_owned(),
             |stem| stem.to_string_lossy().into_owned(),

@@ -31,6 +31,13 @@ pub enum PlayError {
     #[error("{}: not a bot bundle: {} is missing", dir.display(), file.display())]
     MissingFile { dir: PathBuf, file: PathBuf },
 
+    #[error(
+        "{}: the bundle has no model.onnx to run without libtorch: write it with `ghast export \
+         --bundle {0} --onnx`",
+        dir.display()
+    )]
+    NoOnnx { dir: PathBuf },
+
     #[error("{}: malformed bot settings: {detail}", path.display())]
     Settings { path: PathBuf, detail: String },
 

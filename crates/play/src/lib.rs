@@ -13,7 +13,7 @@ pub mod gtp;
 mod settings;
 mod untrained;
 
-pub use bot::{Analysis, Bot, MoveStats};
+pub use bot::{Analysis, Bot, MoveStats, Runtime};
 pub use bundle::{
     BOT_FILE, Bundle, ONNX_FILE, SIDECAR_FILE, WEIGHTS_FILE, game_of, options_of, weights_of,
     write_onnx,
