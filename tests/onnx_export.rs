@@ -6,11 +6,10 @@
 mod common;
 
 use common::ghast;
-use game::{Evaluation, Evaluator, Game, Planes, draw_outcome};
+use game::{Evaluation, Evaluator, Game, Planes};
 use nn::checkpoint::{self, Provenance};
 use nn::{HostBatch, NetEvaluator, Network};
 use prost::Message;
-use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -230,14 +229,14 @@ macro_rules! play_every_game {
 
 /// Positions a shipped bot searches on each runtime, and the visits of each search.
 const MOVE_POSITIONS: usize = 100;
-const MOVE_VISITS: u32 = 400;
+const MOVE_VISITS: u32 = 200;
 
 #[test]
 fn a_shipped_bot_chooses_the_same_moves_on_tract_as_on_libtorch() {
     games::with_every_game!(play_every_game);
 }
 
-/// Every shipped bundle of `G` searches 100 random positions at 400 visits with the same seed
+/// Every shipped bundle of `G` searches 100 random positions at 200 visits with the same seed
 /// on libtorch and on tract: at least 99 choose the same move, and where they differ the two
 /// moves are a near-tie (their visits, on libtorch, within 2% of the search's).
 fn same_moves_on_both_runtimes<G: Planes>() {
@@ -249,8 +248,8 @@ fn same_moves_on_both_runtimes<G: Planes>() {
         let options = open().settings.game_options;
         let mut torch = play::Bot::new(open(), play::Runtime::Torch(Device::Cpu), 7).unwrap();
         let mut tract = play::Bot::new(open(), play::Runtime::Onnx, 7).unwrap();
-        let mut positions = random_positions::<G>(&options, 99);
-        positions.truncate(MOVE_POSITIONS);
+        let positions =
+            game::playout::random_decision_positions::<G>(&options, MOVE_POSITIONS, 120, 99);
         let mut differ = Vec::new();
         for position in &positions {
             let on_torch = torch.analyze(position, Some(MOVE_VISITS)).unwrap();
@@ -308,37 +307,6 @@ fn save_untrained_with_statistics<G: Planes>(weights: &Path, options: &G::Option
     checkpoint::save(&network, &provenance, weights).unwrap();
 }
 
-/// Random positions (decisions, not chance's, not ended) reached by random play.
-fn random_positions<G: Game>(options: &G::Options, seed: u64) -> Vec<G> {
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let (mut legal, mut outcomes) = (Vec::new(), Vec::new());
-    let mut positions = Vec::with_capacity(POSITIONS);
-    while positions.len() < POSITIONS {
-        let mut game = G::new(options);
-        game.sample_hidden(rng.random());
-        let plies = rng.random_range(0..120);
-        for _ in 0..plies {
-            if game.outcome().is_some() {
-                break;
-            }
-            let action = if game.is_chance() {
-                draw_outcome(&game, rng.random(), &mut outcomes)
-            } else {
-                game.random_legal_action(&mut rng, &mut legal)
-            };
-            game.apply(action);
-        }
-        while game.outcome().is_none() && game.is_chance() {
-            let outcome = draw_outcome(&game, rng.random(), &mut outcomes);
-            game.apply(outcome);
-        }
-        if game.outcome().is_none() {
-            positions.push(game);
-        }
-    }
-    positions
-}
-
 /// Writes the inputs of random positions and libtorch's outputs for them into `cases`: one
 /// little-endian f32 file a tensor, and `shapes.json`.
 fn write_cases<G: Planes>(
@@ -353,7 +321,7 @@ fn write_cases<G: Planes>(
         .unwrap()
         .network;
     network.fold_batch_norm();
-    let positions = random_positions::<G>(options, seed);
+    let positions = game::playout::random_decision_positions::<G>(options, POSITIONS, 120, seed);
     let refs: Vec<&G> = positions.iter().collect();
     let mut host = HostBatch::default();
     host.encode(&refs, refs.len());

@@ -1,6 +1,7 @@
 mod analysis;
 mod learning;
 mod nn;
+mod onnx;
 mod rules;
 mod search;
 mod selfplay;
@@ -22,6 +23,11 @@ pub enum Bench {
     /// Network forward evaluations per second at several batch sizes on a game's board,
     /// FLOPs and FLOP/s.
     Nn(nn::Args),
+    /// A bundle's network on libtorch and on its model.onnx (tract), side by side:
+    /// evaluations per second at a bot's batch and at self-play's.
+    ///
+    /// Example: ghast bench onnx --bot models/ghodak9 --batch 1,64
+    Onnx(onnx::Args),
     /// Self-play evaluations per second over bare forward passes of the same net: the loop's efficiency.
     ///
     /// Self-play runs without the evaluation cache that `ghast train` puts in front of the
@@ -51,6 +57,7 @@ pub fn run(bench: Bench) -> anyhow::Result<()> {
         Bench::Rules(args) => rules::run(args),
         Bench::Search(args) => search::run(args),
         Bench::Nn(args) => nn::run(args),
+        Bench::Onnx(args) => onnx::run(args),
         Bench::Selfplay(args) => selfplay::run(args),
         Bench::Learning(args) => learning::run(args),
         Bench::Serve(args) => serve::run(args),
