@@ -76,7 +76,7 @@ pub enum Command {
     /// move. Its metadata holds the game and the checkpoint's sidecar.
     ///
     /// Examples:
-    ///   ghast export --checkpoint runs/small/checkpoints/gen-0100.safetensors --out bots/b --onnx
+    ///   ghast export --checkpoint runs/small/models/gen-0100.safetensors --out bots/b --onnx
     ///   ghast export --bundle models/ghodak9 --onnx     (adds model.onnx to a bundle)
     #[command(verbatim_doc_comment)]
     Export(export::Args),
