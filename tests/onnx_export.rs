@@ -7,7 +7,7 @@ mod common;
 
 use common::ghast;
 use game::{Evaluation, Evaluator, Game, Planes};
-use nn::checkpoint::{self, Provenance};
+use nn::checkpoint;
 use nn::{HostBatch, NetEvaluator, Network};
 use prost::Message;
 use std::collections::HashMap;
@@ -297,14 +297,7 @@ fn save_untrained_with_statistics<G: Planes>(weights: &Path, options: &G::Option
             }
         }
     });
-    let provenance = Provenance {
-        game: G::NAME.to_owned(),
-        game_options: options.clone(),
-        generation: 0,
-        training_step: 0,
-        run_seconds: None,
-    };
-    checkpoint::save(&network, &provenance, weights).unwrap();
+    play::save_generation_zero::<G>(&network, options, weights).unwrap();
 }
 
 /// Writes the inputs of random positions and libtorch's outputs for them into `cases`: one

@@ -100,12 +100,7 @@ impl<G: Planes> Bot<G> {
                         file: crate::bundle::ONNX_FILE.into(),
                     });
                 }
-                let model = bundle.source.join(crate::bundle::ONNX_FILE);
-                if !model.is_file() {
-                    return Err(PlayError::NoOnnx {
-                        dir: bundle.source.clone(),
-                    });
-                }
+                let model = crate::bundle::onnx_of(&bundle.source)?;
                 NetEvaluator::onnx(&model, &settings.game_options, max_batch)?
             }
         };

@@ -141,6 +141,17 @@ pub fn write_onnx<G: Game>(dir: &Path) -> Result<PathBuf, PlayError> {
     Ok(path)
 }
 
+/// The `model.onnx` of the bundle folder `dir`, or an error that says how to write it.
+pub fn onnx_of(dir: &Path) -> Result<PathBuf, PlayError> {
+    let model = dir.join(ONNX_FILE);
+    if !model.is_file() {
+        return Err(PlayError::NoOnnx {
+            dir: dir.to_owned(),
+        });
+    }
+    Ok(model)
+}
+
 /// The name of the game the bot in `path` (a bundle folder or a checkpoint's weights file)
 /// plays, from the weights' sidecar, so that a tool can open it as that game.
 pub fn game_of(path: &Path) -> Result<String, PlayError> {

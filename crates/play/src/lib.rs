@@ -15,9 +15,9 @@ mod untrained;
 
 pub use bot::{Analysis, Bot, MoveStats, Runtime};
 pub use bundle::{
-    BOT_FILE, Bundle, ONNX_FILE, SIDECAR_FILE, WEIGHTS_FILE, game_of, options_of, weights_of,
-    write_onnx,
+    BOT_FILE, Bundle, ONNX_FILE, SIDECAR_FILE, WEIGHTS_FILE, game_of, onnx_of, options_of,
+    weights_of, write_onnx,
 };
 pub use error::PlayError;
 pub use settings::{BotSettings, DEFAULT_VISITS};
-pub use untrained::{save_untrained, tiny_config};
+pub use untrained::{save_generation_zero, save_untrained, tiny_config};

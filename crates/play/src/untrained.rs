@@ -37,7 +37,16 @@ pub fn save_untrained<G: Game>(
     options: &G::Options,
     config: NetConfig,
 ) -> Result<(), PlayError> {
-    let network = Network::new(config, Device::Cpu);
+    save_generation_zero::<G>(&Network::new(config, Device::Cpu), options, weights)
+}
+
+/// Saves `network` for `options` as generation 0 to `weights` and its sidecar: what
+/// [`save_untrained`] saves, for a caller that changed the network first.
+pub fn save_generation_zero<G: Game>(
+    network: &Network,
+    options: &G::Options,
+    weights: &Path,
+) -> Result<(), PlayError> {
     let provenance = Provenance {
         game: G::NAME.to_owned(),
         game_options: options.clone(),
@@ -45,5 +54,5 @@ pub fn save_untrained<G: Game>(
         training_step: 0,
         run_seconds: None,
     };
-    Ok(checkpoint::save(&network, &provenance, weights)?)
+    Ok(checkpoint::save(network, &provenance, weights)?)
 }

@@ -51,13 +51,7 @@ fn measure<G: Planes>(args: &Args) -> anyhow::Result<()> {
     let input_error = |e: play::PlayError| InputError(e.to_string());
     let bundle = Bundle::<G>::load(&args.bot).map_err(input_error)?;
     let options = bundle.settings.game_options.clone();
-    let model = args.bot.join(play::ONNX_FILE);
-    if !model.is_file() {
-        return Err(input_error(play::PlayError::NoOnnx {
-            dir: args.bot.clone(),
-        })
-        .into());
-    }
+    let model = play::onnx_of(&args.bot).map_err(input_error)?;
     // One thread each: tract runs a pass on one, and self-play on a CPU gives each search
     // thread its own evaluator.
     nn::set_intra_op_threads(1);
