@@ -162,17 +162,23 @@ fn gtp_answers_the_move_under_way_with_the_error_and_exits() {
     assert_device_line(&last_error_line(&output), "ghast: gtp: ", "cpu", 2);
 }
 
+/// The forward pass at which the analysis engine's device fails: the warm-up is the first.
+const FAILING_PASS: u64 = 6;
+
 #[test]
 fn analysis_answers_every_query_under_way_with_the_error_and_exits() {
     let dir = tempfile::tempdir().unwrap();
     let bot = common::untrained_bundle::<ghodak::Ghodak>(dir.path(), &GhodakOptions::default());
-    let mut analysis = ghast_failing_at(2);
+    // Both queries are under way when the device fails: the engine reads `b` while it
+    // searches `a` (a failure at the first search pass could come before `b` is read, on a
+    // loaded machine), and 400 visits of either take more passes than that.
+    let mut analysis = ghast_failing_at(FAILING_PASS);
     analysis
         .args(["analysis", "--device", "cpu", "--bot"])
         .arg(&bot);
     let queries = [
-        r#"{"id":"a","moves":[],"maxVisits":50}"#,
-        r#"{"id":"b","moves":[["B","D4"]],"maxVisits":50}"#,
+        r#"{"id":"a","moves":[],"maxVisits":400}"#,
+        r#"{"id":"b","moves":[["B","D4"]],"maxVisits":400}"#,
         r#"{"id":"later","action":"query_version"}"#,
     ];
     let output = run(analysis, &(queries.join("\n") + "\n"), "ghast analysis");
@@ -185,7 +191,7 @@ fn analysis_answers_every_query_under_way_with_the_error_and_exits() {
         .filter(|answer| answer.get("error").is_some())
         .map(|answer| {
             let error = answer["error"].as_str().unwrap();
-            assert_device_line(error, "", "cpu", 2);
+            assert_device_line(error, "", "cpu", FAILING_PASS);
             answer["id"].as_str().unwrap()
         })
         .collect();
@@ -198,7 +204,7 @@ fn analysis_answers_every_query_under_way_with_the_error_and_exits() {
         "no analysis after the failure: {answers:?}"
     );
     assert_eq!(output.status.code(), Some(1));
-    assert_device_line(&last_error_line(&output), "ghast: analysis: ", "cpu", 2);
+    assert_device_line(&last_error_line(&output), "ghast: analysis: ", "cpu", FAILING_PASS);
 }
 
 #[test]
