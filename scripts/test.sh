@@ -14,3 +14,5 @@ cargo fmt --all --check
 # build scripts.
 cargo clippy --quiet --profile checked --workspace --all-targets -- -D warnings
 cargo test --profile checked --workspace "$@"
+# The ghast without libtorch, built and played as a user meets it.
+scripts/light-check.sh

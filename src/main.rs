@@ -43,6 +43,7 @@ fn main() -> ExitCode {
         .with_ansi(std::io::stderr().is_terminal())
         .init();
     // Before anything asks libtorch about CUDA, which it answers once for good.
+    #[cfg(feature = "torch")]
     nn::load_cuda_backend();
     if let Err(error) = inject_device_failure() {
         eprintln!("ghast: {error}");

@@ -44,7 +44,12 @@ fn workspace() -> BTreeSet<String> {
 
 /// Every package `package` builds against (not its tests), transitively, itself included.
 fn dependencies(package: &str) -> BTreeSet<String> {
-    cargo(&[
+    dependencies_with(package, &[])
+}
+
+/// [`dependencies`], with cargo's feature flags `features` (`--no-default-features`).
+fn dependencies_with(package: &str, features: &[&str]) -> BTreeSet<String> {
+    let mut args = vec![
         "tree",
         "-p",
         package,
@@ -55,11 +60,13 @@ fn dependencies(package: &str) -> BTreeSet<String> {
         "--offline",
         "-f",
         "{p}",
-    ])
-    .lines()
-    .filter_map(|line| line.split_whitespace().next())
-    .map(str::to_owned)
-    .collect()
+    ];
+    args.extend_from_slice(features);
+    cargo(&args)
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .map(str::to_owned)
+        .collect()
 }
 
 /// The crates of the games the one list names (`$crate::ghast::Ghast` is crate `ghast`).
@@ -110,6 +117,28 @@ fn search_and_analysis_know_nothing_of_tch() {
             .filter(|name| name == "tch" || name == "torch-sys")
             .collect();
         assert!(linked.is_empty(), "{package} links {linked:?}");
+    }
+}
+
+/// The crates that play, and the binary, link libtorch only with their `torch` feature, so that
+/// `cargo build --release --no-default-features` gives a ghast without it (scripts/light-check.sh
+/// builds and plays it).
+#[test]
+fn the_build_without_the_torch_feature_links_no_libtorch() {
+    for package in ["ghast-cli", "nn", "play", "arena", "serve"] {
+        let linked: Vec<String> = dependencies_with(package, &["--no-default-features"])
+            .into_iter()
+            .filter(|name| name == "tch" || name == "torch-sys")
+            .collect();
+        assert!(
+            linked.is_empty(),
+            "{package} without `torch` links {linked:?}"
+        );
+        let with_torch = dependencies(package);
+        assert!(
+            with_torch.contains("tch"),
+            "{package} with `torch` should link tch"
+        );
     }
 }
 

@@ -389,6 +389,88 @@ fn a_bot_whose_settings_say_resign_gives_lost_games_up_in_a_match() {
     }
 }
 
+/// `ghast ladder --bot DIR --levels` rates the levels against the baselines and writes them
+/// into bot.toml with their ratings; `ghast gtp --level N` plays one, and names the levels
+/// there are when N is none of them.
+#[test]
+fn levels_are_rated_written_into_the_bundle_and_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = ghast::RawOptions {
+        size: 3,
+        win_margin: 3,
+        max_turns: Some(30),
+        ..ghast::RawOptions::default()
+    }
+    .validate()
+    .unwrap();
+    let bundle = common::untrained_bundle::<ghast::Ghast>(dir.path(), &options);
+    let bot = bundle.to_str().unwrap();
+    let output = ghast(
+        &[
+            "ladder",
+            "--bot",
+            bot,
+            "--levels",
+            "1:1:1",
+            "--games",
+            "4",
+            "--baselines",
+            "random,greedy",
+            "--threads",
+            "1",
+        ],
+        "",
+    );
+    let stdout = text(&output.stdout);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(stdout.contains("anchor: random = 0"), "{stdout}");
+    let settings: toml::Value =
+        toml::from_str(&std::fs::read_to_string(bundle.join("bot.toml")).unwrap()).unwrap();
+    let levels = settings["levels"].as_array().expect("levels written");
+    assert_eq!(
+        levels.len(),
+        2,
+        "the level asked for and full strength: {levels:?}"
+    );
+    assert_eq!(levels[0]["random_moves"].as_float(), Some(1.0));
+    assert_eq!(
+        levels[1]["visits"].as_integer(),
+        Some(8),
+        "the bundle's own visits"
+    );
+    for level in levels {
+        let rating = &level["rating"];
+        let (elo, low, high) = (
+            rating["elo"].as_float().unwrap(),
+            rating["low"].as_float().unwrap(),
+            rating["high"].as_float().unwrap(),
+        );
+        assert!(low <= elo && elo <= high, "{rating:?}");
+        // Two baselines and the other level, 4 games each.
+        assert_eq!(rating["games"].as_integer(), Some(12), "{rating:?}");
+        assert_eq!(rating["anchors"][0].as_str(), Some("random"));
+    }
+
+    let played = ghast(
+        &["gtp", "--cpu", "--bot", bot, "--level", "1"],
+        "genmove orange\nquit\n",
+    );
+    assert!(played.status.success(), "{}", text(&played.stderr));
+    assert!(
+        text(&played.stdout).starts_with("= "),
+        "{}",
+        text(&played.stdout)
+    );
+    assert_refused(
+        &["gtp", "--bot", bot, "--level", "3"],
+        "level 3: the bot has 2 levels",
+    );
+    assert_refused(
+        &["ladder", "--bot", bot, "--levels", "0:1"],
+        "--levels: `0:1`: visits 0",
+    );
+}
+
 /// A fake run on the size-3 board holding untrained checkpoints of `generations`.
 fn tiny_ladder_run(generations: &[u64]) -> tempfile::TempDir {
     let run = tempfile::tempdir().unwrap();

@@ -246,7 +246,7 @@ fn same_moves_on_both_runtimes<G: Planes>() {
         }
         let open = || play::Bundle::<G>::load(&bundle).unwrap();
         let options = open().settings.game_options;
-        let mut torch = play::Bot::new(open(), play::Runtime::Torch(Device::Cpu), 7).unwrap();
+        let mut torch = play::Bot::new(open(), Device::Cpu, 7).unwrap();
         let mut tract = play::Bot::new(open(), play::Runtime::Onnx, 7).unwrap();
         let positions =
             game::playout::random_decision_positions::<G>(&options, MOVE_POSITIONS, 120, 99);

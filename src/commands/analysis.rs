@@ -1,3 +1,4 @@
+use super::backend::Backend;
 use super::registry::{GameWork, for_game};
 use crate::InputError;
 use analysis::{AnalysisEngine, KataGoConfig, Perspective, SearchSettings, Settings};
@@ -107,6 +108,10 @@ pub struct EngineArgs {
     /// `cpu`, `cuda` or `cuda:N`.
     #[arg(long, default_value = "auto")]
     device: nn::DeviceChoice,
+    /// What runs the network: `torch` (libtorch, on --device) or `onnx` (the bundle's
+    /// model.onnx on tract, on the CPU). A build without libtorch has `onnx` only.
+    #[arg(long, value_enum, default_value_t = Backend::DEFAULT)]
+    backend: Backend,
     /// Seed of the searches' tie-breaking [default: the config's nnRandSeed, else 0].
     #[arg(long)]
     seed: Option<u64>,
@@ -221,9 +226,10 @@ fn engine<G: Planes>(args: &EngineArgs) -> anyhow::Result<AnalysisEngine<G, NetE
         .max_batch
         .unwrap_or(positions_in_flight * search.search.leaves_per_tree.max(1) as usize + 1);
     let options = bundle.settings.game_options.clone();
-    let evaluator =
-        NetEvaluator::<G>::on_choice(args.device, bundle.checkpoint.network, &options, max_batch)
-            .map_err(|error| input_error(format!("bot {}: {error}", args.bot.display())))?;
+    let runtime = args.backend.runtime(args.device)?;
+    let evaluator = bundle
+        .evaluator(runtime, max_batch)
+        .map_err(|error| input_error(format!("bot {}: {error}", args.bot.display())))?;
     tracing::info!(
         bot = %args.bot.display(),
         game = G::NAME,

@@ -73,7 +73,7 @@ fn export<G: Game>(args: &Args) -> anyhow::Result<()> {
                 "wrote {} ({WEIGHTS_FILE}, {SIDECAR_FILE}, {BOT_FILE}): {} generation {}, {} visits, game options {}",
                 out.display(),
                 G::NAME,
-                bundle.checkpoint.provenance.generation,
+                bundle.description.provenance.generation,
                 bundle.settings.visits,
                 serde_json::to_string(&bundle.settings.game_options)?
             );

@@ -1,13 +1,14 @@
+use super::backend::Backend;
 use super::registry::{GameWork, for_game};
 use crate::InputError;
 use anyhow::Context;
 use clap::Args as ClapArgs;
 use game::{GtpGame, GtpWork, Planes};
+use nn::DeviceChoice;
 use play::gtp::GtpEngine;
-use play::{Bot, Bundle, Runtime};
+use play::{Bot, Bundle};
 use std::io::{BufWriter, stdin, stdout};
 use std::path::PathBuf;
-use tch::Device;
 
 /// Speaks GTP version 2 on standard input and output (logs go to standard error), for GUIs,
 /// tournament managers and `ghast arena`. The game is the bot's, if it speaks GTP (`ghast
@@ -41,9 +42,13 @@ pub struct Args {
     /// file (with its sidecar beside it), which plays with default search settings.
     #[arg(long, value_name = "DIR|FILE")]
     bot: PathBuf,
-    /// Visits per move, overriding the bundle's.
+    /// Visits per move, overriding the bundle's (and the level's).
     #[arg(long)]
     visits: Option<u32>,
+    /// Play at this level of the bundle's `bot.toml` (1 is the weakest; `ghast ladder --bot
+    /// DIR --levels` measures them), instead of at full strength.
+    #[arg(long)]
+    level: Option<usize>,
     /// Seed of the search's tie-breaking, for reproducible games.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -51,16 +56,10 @@ pub struct Args {
     #[arg(long)]
     cpu: bool,
     /// What runs the network: `torch` (libtorch, on CUDA when there is one) or `onnx` (the
-    /// bundle's model.onnx on tract, on the CPU; `ghast export --onnx` writes it).
-    #[arg(long, value_enum, default_value_t = Backend::Torch)]
+    /// bundle's model.onnx on tract, on the CPU; `ghast export --onnx` writes it). A build
+    /// without libtorch has `onnx` only.
+    #[arg(long, value_enum, default_value_t = Backend::DEFAULT)]
     backend: Backend,
-}
-
-/// The `--backend` of a command that plays a bundle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Backend {
-    Torch,
-    Onnx,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -97,16 +96,30 @@ fn speak<G: GtpGame + Planes>(args: &Args) -> anyhow::Result<()> {
     let input_error = |e: play::PlayError| anyhow::Error::new(InputError(e.to_string()));
     let bundle = Bundle::<G>::open(&args.bot).map_err(input_error)?;
     let options = bundle.settings.game_options.clone();
-    let runtime = match (args.backend, args.cpu) {
-        (Backend::Onnx, _) => Runtime::Onnx,
-        (Backend::Torch, true) => Runtime::Torch(Device::Cpu),
-        (Backend::Torch, false) => Runtime::Torch(nn::best_device()),
+    let level = match args.level {
+        Some(number) => Some(bundle.settings.level(number).map_err(input_error)?.clone()),
+        None => None,
     };
+    let device = if args.cpu {
+        DeviceChoice::cpu()
+    } else {
+        DeviceChoice::Best
+    };
+    let runtime = args.backend.runtime(device)?;
     let mut bot = Bot::new(bundle, runtime, args.seed).map_err(input_error)?;
+    if let Some(level) = &level {
+        bot.set_level(level).map_err(input_error)?;
+    }
     if let Some(visits) = args.visits {
         bot.set_visits(visits).map_err(input_error)?;
     }
-    tracing::info!(bot = %args.bot.display(), visits = bot.visits(), ?runtime, "GTP engine ready");
+    tracing::info!(
+        bot = %args.bot.display(),
+        level = ?args.level,
+        visits = bot.visits(),
+        ?runtime,
+        "GTP engine ready"
+    );
     GtpEngine::new(bot, options)
         .run(stdin().lock(), BufWriter::new(stdout().lock()))
         .context("gtp")

@@ -1,6 +1,7 @@
 //! `ghast ladder --run DIR`: rates every generation of a training run together with fixed
 //! baselines, caches the results so that a rerun only plays new pairings, and plots the
-//! ratings against generation and training time.
+//! ratings against generation and training time. `ghast ladder --bot DIR --levels`: rates a
+//! bundle's levels of play against the same baselines and writes them into its `bot.toml`.
 
 use super::arena::{default_threads, progress_bar, warn_forfeit};
 use super::registry::{GameWork, for_game};
@@ -8,18 +9,43 @@ use super::train::config_error;
 use crate::InputError;
 use arena::PlayerSpec;
 use arena::ladder::{Ladder, LadderError, LadderEvent, LadderReport, LadderSettings};
+use arena::levels::{LevelSettings, LevelsEvent, rate_levels, spacing_problems};
 use clap::Args as ClapArgs;
 use game::Planes;
 use mcts::SearchConfig;
-use std::path::PathBuf;
+use play::{Bundle, Level};
+use std::path::{Path, PathBuf};
 use train::{RunConfig, RunDir};
 
 #[derive(ClapArgs)]
+#[command(after_long_help = "\
+Levels of play: `ghast ladder --bot DIR --levels` rates the bundle at several strengths, \
+weakest first, the last its full strength (bot.toml's visits, the most visited move), against \
+the baselines, and writes them with their Elo and 95% intervals into DIR/bot.toml for \
+`ghast gtp --level N`. Every level plays every baseline and the levels next to it; the \
+baselines play each other; one Bradley-Terry fit rates them all, the first baseline at 0. It \
+then says which neighbours are less than 100 Elo apart or have overlapping intervals (play \
+more --games, or space the levels wider). A level is VISITS[:TEMPERATURE[:RANDOM]]: visits \
+per move, moves drawn by visits^(1/TEMPERATURE) (0: the most visited), and a share RANDOM \
+of moves played at random.
+
+Examples:
+  ghast ladder --run runs/small --every 25
+  ghast ladder --bot models/ghast-size4 --levels --games 20
+  ghast ladder --bot models/ghast-size4 --levels 1:1:0.5,1:1,8:0.5,100:0.25")]
 pub struct Args {
     /// The training run's folder (checkpoints in RUN/models; results and plots go to
     /// RUN/ladder).
-    #[arg(long)]
-    run: PathBuf,
+    #[arg(long, required_unless_present = "bot", conflicts_with = "bot")]
+    run: Option<PathBuf>,
+    /// A bot bundle whose levels of play to rate (with --levels).
+    #[arg(long, requires = "levels")]
+    bot: Option<PathBuf>,
+    /// The levels below the bundle's full strength, weakest first, comma separated, each
+    /// VISITS[:TEMPERATURE[:RANDOM]] [default: 1:1:0.5,1:1,8:0.5,V/8:0.25 with V the
+    /// bundle's visits].
+    #[arg(long, num_args = 0..=1, default_missing_value = "", requires = "bot")]
+    levels: Option<String>,
     /// Games per new pairing (even): each generation meets its predecessor and every
     /// baseline, each baseline the one listed before it.
     #[arg(long, default_value_t = 20)]
@@ -60,6 +86,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .as_deref()
         .map(|text| parse_baselines(text.split(',')))
         .transpose()?;
+    let Some(run_dir) = &args.run else {
+        let bot = args.bot.as_deref().expect("clap requires --run or --bot");
+        let game = play::game_of(bot).map_err(|e| input_error(e.to_string()))?;
+        let levels = RateLevels {
+            bot,
+            levels: args.levels.as_deref().unwrap_or(""),
+            baselines,
+            settings: LevelSettings {
+                games_per_pair: args.games,
+                threads: args.threads.unwrap_or_else(default_threads),
+                opening_moves: args.openings,
+                seed: args.seed,
+            },
+        };
+        return for_game(&game, &format!("bot {}", bot.display()), "game", levels);
+    };
     if args.visits == 0 {
         return Err(input_error("--visits must be at least 1".to_owned()));
     }
@@ -73,7 +115,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         seed: args.seed,
         every: args.every,
     };
-    let run = RunDir::new(&args.run);
+    let run = RunDir::new(run_dir);
     let newest = run
         .newest_generation()
         .map_err(|e| input_error(format!("{e:#}")))?
@@ -225,4 +267,127 @@ fn bot_search<G: Planes>(run: &RunDir) -> anyhow::Result<SearchConfig> {
     let config: RunConfig<G::Options> =
         RunConfig::parse(&text).map_err(|error| config_error(&path, error))?;
     Ok(config.bot.search(&config.selfplay.search))
+}
+
+/// Levels of play of a bundle, rated in its game.
+struct RateLevels<'a> {
+    bot: &'a Path,
+    /// `--levels`: the levels below full strength; empty for the default ones.
+    levels: &'a str,
+    /// `--baselines`; `None` for the game's own.
+    baselines: Option<Vec<PlayerSpec>>,
+    settings: LevelSettings,
+}
+
+/// Levels this many Elo apart, or more, are told apart (the issue's bar for a level menu).
+const LEVEL_GAP: f64 = 100.0;
+
+impl GameWork for RateLevels<'_> {
+    type Output = ();
+
+    fn run<G: Planes>(self) -> anyhow::Result<()> {
+        let bundle = Bundle::<G>::load(self.bot).map_err(|e| input_error(e.to_string()))?;
+        let mut settings = bundle.settings.clone();
+        let mut levels = parse_levels(self.levels, settings.visits)?;
+        levels.push(Level::full(settings.visits));
+        let baselines = match self.baselines {
+            Some(baselines) => baselines,
+            None => game_baselines::<G>()?,
+        };
+        let pairings = levels.len() * (baselines.len() + 1) + baselines.len() - 1;
+        let bar = progress_bar(u64::from(self.settings.games_per_pair));
+        let ratings = rate_levels::<G>(
+            self.bot,
+            &levels,
+            &baselines,
+            &settings.game_options,
+            &self.settings,
+            &mut |event| match event {
+                LevelsEvent::Pairing { index, a, b, .. } => {
+                    bar.reset();
+                    bar.set_message(format!("({}/{pairings}) {a} vs {b}", index + 1));
+                }
+                LevelsEvent::Game(record) => {
+                    warn_forfeit(&bar, record);
+                    bar.inc(1);
+                }
+            },
+        )
+        .map_err(|error| input_error(error.to_string()))?;
+        bar.finish_and_clear();
+        println!(
+            "{:<6}  {:>6}  {:>11}  {:>6}  {:>7}  {:>17}  {:>5}",
+            "level", "visits", "temperature", "random", "Elo", "95% interval", "games"
+        );
+        for (index, (level, rating)) in levels.iter_mut().zip(&ratings).enumerate() {
+            println!(
+                "{:<6}  {:>6}  {:>11}  {:>6}  {:>+7.0}  [{:>+6.0}, {:>+6.0}]  {:>5}",
+                index + 1,
+                level.visits,
+                level.temperature,
+                level.random_moves,
+                rating.elo,
+                rating.low,
+                rating.high,
+                rating.games
+            );
+            level.rating = Some(rating.clone());
+        }
+        println!("anchor: {} = 0", baselines[0]);
+        for problem in spacing_problems(&ratings, LEVEL_GAP) {
+            println!("note: {problem} (play more --games, or space the levels wider)");
+        }
+        settings.levels = levels;
+        play::write_settings(self.bot, &settings).map_err(|e| input_error(e.to_string()))?;
+        println!(
+            "levels written to {}",
+            self.bot.join(play::BOT_FILE).display()
+        );
+        Ok(())
+    }
+}
+
+/// `--levels`: VISITS[:TEMPERATURE[:RANDOM]] entries, comma separated, weakest first; empty
+/// for the default levels below a bundle of `visits` visits.
+fn parse_levels(text: &str, visits: u32) -> anyhow::Result<Vec<Level>> {
+    if text.trim().is_empty() {
+        let level = |visits: u32, temperature: f32, random_moves: f32| Level {
+            visits,
+            temperature,
+            random_moves,
+            rating: None,
+        };
+        return Ok(vec![
+            level(1, 1.0, 0.5),
+            level(1, 1.0, 0.0),
+            level(8, 0.5, 0.0),
+            level((visits / 8).max(16), 0.25, 0.0),
+        ]);
+    }
+    text.split(',')
+        .map(|entry| {
+            let fields: Vec<&str> = entry.trim().split(':').collect();
+            let bad = |why: &str| input_error(format!("--levels: `{entry}`: {why}"));
+            if fields.len() > 3 {
+                return Err(bad("expected VISITS[:TEMPERATURE[:RANDOM]]"));
+            }
+            let number = |index: usize| -> anyhow::Result<f32> {
+                fields.get(index).map_or(Ok(0.0), |field| {
+                    field
+                        .parse::<f32>()
+                        .map_err(|_| bad(&format!("`{field}` is not a number")))
+                })
+            };
+            let level = Level {
+                visits: fields[0]
+                    .parse()
+                    .map_err(|_| bad("visits must be a whole number"))?,
+                temperature: number(1)?,
+                random_moves: number(2)?,
+                rating: None,
+            };
+            level.check().map_err(|why| bad(&why))?;
+            Ok(level)
+        })
+        .collect()
 }

@@ -1,18 +1,30 @@
 pub mod analysis;
 mod arena;
+mod backend;
+#[cfg(feature = "torch")]
 mod bench;
 mod catalogue;
 mod export;
 mod games;
 mod gtp;
+#[cfg(feature = "torch")]
 mod ladder;
+#[cfg(feature = "torch")]
 mod learn;
+#[cfg(not(feature = "torch"))]
+mod needs_torch;
 pub mod registry;
 mod replay;
 pub mod rule_args;
+#[cfg(feature = "torch")]
 mod selfplay;
 mod serve;
+#[cfg(feature = "torch")]
 mod train;
+
+// A build without libtorch keeps every command in `--help`; those that need libtorch refuse.
+#[cfg(not(feature = "torch"))]
+use needs_torch::{self as bench, self as ladder, self as learn, self as selfplay, self as train};
 
 use clap::Subcommand;
 
@@ -105,7 +117,7 @@ pub enum Command {
     #[command(verbatim_doc_comment)]
     Replay(replay::Args),
     /// Measure the speed of the rules, the search, the network and the self-play loop.
-    #[command(subcommand)]
+    #[cfg_attr(feature = "torch", command(subcommand))]
     Bench(bench::Bench),
     /// List the games this build plays: each one's rules with their defaults, and what it
     /// can do besides training and rating (GTP, a page).
@@ -114,17 +126,32 @@ pub enum Command {
 
 pub fn run(command: Command) -> anyhow::Result<()> {
     match command {
+        #[cfg(feature = "torch")]
         Command::Train(args) => train::run(args),
+        #[cfg(feature = "torch")]
         Command::Learn(args) => learn::run(args),
+        #[cfg(feature = "torch")]
         Command::Selfplay(args) => selfplay::run(args),
-        Command::Arena(args) => arena::run(args),
+        #[cfg(feature = "torch")]
         Command::Ladder(args) => ladder::run(args),
+        #[cfg(feature = "torch")]
+        Command::Bench(bench) => bench::run(bench),
+        #[cfg(not(feature = "torch"))]
+        Command::Train(_) => needs_torch::refuse("train"),
+        #[cfg(not(feature = "torch"))]
+        Command::Learn(_) => needs_torch::refuse("learn"),
+        #[cfg(not(feature = "torch"))]
+        Command::Selfplay(_) => needs_torch::refuse("selfplay"),
+        #[cfg(not(feature = "torch"))]
+        Command::Ladder(_) => needs_torch::refuse("ladder"),
+        #[cfg(not(feature = "torch"))]
+        Command::Bench(_) => needs_torch::refuse("bench"),
+        Command::Arena(args) => arena::run(args),
         Command::Export(args) => export::run(args),
         Command::Gtp(args) => gtp::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Analysis(args) => analysis::run(args),
         Command::Replay(args) => replay::run(args),
-        Command::Bench(bench) => bench::run(bench),
         Command::Games(args) => games::run(args),
     }
 }

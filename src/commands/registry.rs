@@ -67,6 +67,7 @@ pub fn for_game<W: GameWork>(
 }
 
 /// The game a run configuration's text is for: its `[game] name`, or the default game.
+#[cfg(feature = "torch")]
 pub fn config_game(text: &str) -> Result<String, String> {
     Ok(train::game_name(text)?.unwrap_or_else(|| DEFAULT_GAME.to_owned()))
 }
@@ -135,6 +136,7 @@ mod tests {
 
     /// Every run configuration shipped in configs/ reads and validates as the game it names,
     /// so that a config only a GPU run would load cannot rot unnoticed on machines without one.
+    #[cfg(feature = "torch")]
     #[test]
     fn every_shipped_config_reads_as_the_game_it_names() {
         struct Check<'a>(&'a str);

@@ -1,3 +1,4 @@
+use super::backend::Backend;
 use super::registry::{GameWork, for_game};
 use crate::InputError;
 use clap::Args as ClapArgs;
@@ -48,6 +49,10 @@ pub struct Args {
     /// Connections open at once; more wait to be accepted.
     #[arg(long, default_value_t = 256)]
     max_connections: usize,
+    /// What runs the network: `torch` (libtorch, on CUDA when there is one) or `onnx` (the
+    /// bundle's model.onnx on tract, on the CPU). A build without libtorch has `onnx` only.
+    #[arg(long, value_enum, default_value_t = Backend::DEFAULT)]
+    backend: Backend,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -102,7 +107,8 @@ impl<G: Planes> BoardViewWork<G> for Serve {
         G: BoardView,
     {
         let args = self.args;
-        let loaded = serve::load_bots::<G>(&args.bot, self.searches).map_err(|error| {
+        let runtime = args.backend.runtime(nn::DeviceChoice::Best)?;
+        let loaded = serve::load_bots::<G>(&args.bot, self.searches, runtime).map_err(|error| {
             InputError(format!(
                 "loading the bot from {}: {error}",
                 args.bot.display()

@@ -7,7 +7,7 @@ use crate::spec::PlayerSpec;
 use game::{Agent, AgentFailure, Game, GtpGame, GtpWork, Planes};
 use mcts::SearchConfig;
 use mcts::players::{ExpectimaxPlayer, GreedyPlayer, Local, RandomPlayer, UctPlayer};
-use nn::{EvaluatorSettings, NetEvaluator, checkpoint};
+use play::{Bundle, Runtime};
 use std::path::Path;
 
 /// Largest inference batch of a network player: one game's leaves per step
@@ -82,8 +82,9 @@ pub fn baseline_agent<G: Game>(baseline: Baseline, seed: u64) -> Box<dyn Agent<G
     }
 }
 
-/// PUCT search with `visits` per move over the network in `weights`, on the GPU if there is
-/// one.
+/// PUCT search with `visits` per move over the network in `weights`, on this build's default
+/// runtime (libtorch on the GPU if there is one; a build without libtorch cannot run a
+/// checkpoint, which has no `model.onnx`, and says so).
 pub fn network_agent<G: Planes>(
     name: &str,
     weights: &Path,
@@ -92,17 +93,15 @@ pub fn network_agent<G: Planes>(
     visits: u32,
     seed: u64,
 ) -> Result<Box<dyn Agent<G>>, AgentFailure> {
-    let settings = EvaluatorSettings {
-        max_batch: MAX_BATCH,
-        ..EvaluatorSettings::default()
-    };
-    let loaded = checkpoint::load::<G::Options>(weights, G::NAME, settings.device)
-        .map_err(|e| AgentFailure::Lost(format!("{}: {e}", weights.display())))?;
-    let evaluator = NetEvaluator::<G>::new(loaded.network, options, settings)
-        .map_err(|e| AgentFailure::Lost(format!("{}: {e}", weights.display())))?;
+    let fail = |e: play::PlayError| AgentFailure::Lost(format!("{}: {e}", weights.display()));
+    let mut bundle = Bundle::<G>::from_checkpoint(weights, visits).map_err(fail)?;
+    // The match's rules, whose planes the network must read (it is checked on them).
+    bundle.settings.game_options = options.clone();
+    let evaluator = bundle
+        .evaluator(Runtime::default(), MAX_BATCH)
+        .map_err(fail)?;
     // A bot, not an `MctsPlayer`: it reports a failed device, which stops the match.
-    let bot = play::Bot::with_evaluator(name, evaluator, search, visits, seed)
-        .map_err(|e| AgentFailure::Lost(format!("{}: {e}", weights.display())))?;
+    let bot = play::Bot::with_evaluator(name, evaluator, search, visits, seed).map_err(fail)?;
     Ok(Box::new(bot))
 }
 
@@ -114,8 +113,8 @@ fn bundle_agent<G: Planes>(
     seed: u64,
 ) -> Result<Box<dyn Agent<G>>, AgentFailure> {
     let fail = |e: play::PlayError| AgentFailure::Lost(format!("{}: {e}", dir.display()));
-    let bundle = play::Bundle::<G>::load(dir).map_err(fail)?;
-    let mut bot = play::Bot::new(bundle, nn::best_device(), seed).map_err(fail)?;
+    let bundle = Bundle::<G>::load(dir).map_err(fail)?;
+    let mut bot = play::Bot::new(bundle, Runtime::default(), seed).map_err(fail)?;
     if let Some(visits) = visits {
         bot.set_visits(visits).map_err(fail)?;
     }

@@ -5,6 +5,7 @@ mod agent;
 mod entrants;
 pub mod gtp;
 pub mod ladder;
+pub mod levels;
 pub mod plot;
 pub mod rating;
 mod records;

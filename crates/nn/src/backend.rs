@@ -1,10 +1,12 @@
-//! What runs a forward pass (Lc0's word): a network on a libtorch device, a bundle's
-//! `model.onnx` on tract, or a simulated accelerator. The evaluator owns one; the inference server shares one between its threads
+//! What runs a forward pass (Lc0's word): a network on a libtorch device (with the `torch`
+//! feature), a bundle's `model.onnx` on tract, or a simulated accelerator. The evaluator owns
+//! one; the inference server shares one between its threads
 //! behind a lock, which is the device. Every pass runs inside [`on_device`], so a failed device
 //! comes back as a [`DeviceError`] and not as a panic.
 
 use crate::failure::{injected_failure, injected_failure_message, on_device};
 use crate::host_batch::HostBatch;
+#[cfg(feature = "torch")]
 use crate::model::Network;
 use crate::onnx_model::OnnxModel;
 use crate::outputs::Outputs;
@@ -12,6 +14,7 @@ use crate::simulated::SimulatedDevice;
 use game::DeviceError;
 use std::num::NonZeroU64;
 use std::sync::atomic::{AtomicU64, Ordering};
+#[cfg(feature = "torch")]
 use tch::{Device, Kind};
 
 /// A network or a simulated accelerator, with its passes counted.
@@ -29,6 +32,7 @@ pub(crate) struct Backend {
 
 #[derive(Debug)]
 enum Compute {
+    #[cfg(feature = "torch")]
     Network {
         network: Box<Network>,
         device: Device,
@@ -40,6 +44,7 @@ enum Compute {
 
 impl Backend {
     /// `network` moved to `device` in `kind`, batch norm folded: ready for inference.
+    #[cfg(feature = "torch")]
     pub fn network(network: Network, device: Device, kind: Kind) -> Backend {
         Backend::with(Compute::network(network, device, kind))
     }
@@ -55,6 +60,7 @@ impl Backend {
 
     fn with(compute: Compute) -> Backend {
         let name = match &compute {
+            #[cfg(feature = "torch")]
             Compute::Network { device, .. } => crate::device_name(*device),
             Compute::Onnx(_) => ONNX_DEVICE.to_owned(),
             Compute::Simulated(simulated) => simulated.to_string(),
@@ -77,6 +83,7 @@ impl Backend {
     /// kernels are tuned per shape (the simulated one stands in for a GPU).
     pub fn is_accelerator(&self) -> bool {
         match &self.compute {
+            #[cfg(feature = "torch")]
             Compute::Network { device, .. } => device.is_cuda(),
             Compute::Onnx(_) => false,
             Compute::Simulated(_) => true,
@@ -104,29 +111,13 @@ impl Backend {
         out: &mut Outputs,
     ) -> Result<(), DeviceError> {
         self.pass(|compute| match compute {
+            #[cfg(feature = "torch")]
             Compute::Network {
                 network,
                 device,
                 kind,
             } => {
-                let inputs = host.inputs(*device, *kind);
-                let output = tch::no_grad(|| network.forward_t(&inputs, false));
-                let n = used as i64;
-                let policy = output
-                    .policy_logits
-                    .narrow(0, 0, n)
-                    .softmax(-1, Kind::Float);
-                let wdl = output.wdl_logits.narrow(0, 0, n).softmax(-1, Kind::Float);
-                let lead = output.lead.narrow(0, 0, n).to_kind(Kind::Float);
-                copy_to_host(&policy, &mut out.policy);
-                copy_to_host(&wdl, &mut out.wdl);
-                copy_to_host(&lead, &mut out.lead);
-                if ownership {
-                    let cells = output.ownership.narrow(0, 0, n).to_kind(Kind::Float);
-                    copy_to_host(&cells, &mut out.ownership);
-                } else {
-                    out.ownership.clear();
-                }
+                torch_forward(network, *device, *kind, host, used, ownership, out);
                 Ok(())
             }
             Compute::Onnx(model) => model.forward(host, used, ownership, out),
@@ -159,6 +150,7 @@ impl Backend {
 
     /// Swaps in new weights of the same architecture, moved to this backend's device and
     /// precision (a simulated device has no weights: it keeps answering as it did).
+    #[cfg(feature = "torch")]
     pub fn replace_network(&mut self, replacement: Network) {
         if let Compute::Network { device, kind, .. } = self.compute {
             self.compute = Compute::network(replacement, device, kind);
@@ -166,6 +158,7 @@ impl Backend {
     }
 }
 
+#[cfg(feature = "torch")]
 impl Compute {
     fn network(mut network: Network, device: Device, kind: Kind) -> Compute {
         network.to(device, kind);
@@ -181,7 +174,40 @@ impl Compute {
 /// What errors name a `model.onnx` backend's device by.
 const ONNX_DEVICE: &str = "onnx:cpu";
 
+/// One pass of `network` on libtorch: the first `used` rows' policies, WDL and leads into
+/// `out`, with `ownership` their ownership too.
+#[cfg(feature = "torch")]
+fn torch_forward(
+    network: &Network,
+    device: Device,
+    kind: Kind,
+    host: &HostBatch,
+    used: usize,
+    ownership: bool,
+    out: &mut Outputs,
+) {
+    let inputs = host.inputs(device, kind);
+    let output = tch::no_grad(|| network.forward_t(&inputs, false));
+    let n = used as i64;
+    let policy = output
+        .policy_logits
+        .narrow(0, 0, n)
+        .softmax(-1, Kind::Float);
+    let wdl = output.wdl_logits.narrow(0, 0, n).softmax(-1, Kind::Float);
+    let lead = output.lead.narrow(0, 0, n).to_kind(Kind::Float);
+    copy_to_host(&policy, &mut out.policy);
+    copy_to_host(&wdl, &mut out.wdl);
+    copy_to_host(&lead, &mut out.lead);
+    if ownership {
+        let cells = output.ownership.narrow(0, 0, n).to_kind(Kind::Float);
+        copy_to_host(&cells, &mut out.ownership);
+    } else {
+        out.ownership.clear();
+    }
+}
+
 /// Copies a float tensor into `buffer` (resized, allocation kept).
+#[cfg(feature = "torch")]
 fn copy_to_host(tensor: &tch::Tensor, buffer: &mut Vec<f32>) {
     let numel = tensor.numel();
     buffer.resize(numel, 0.0);

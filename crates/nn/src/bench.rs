@@ -1,7 +1,8 @@
 //! Throughput of the network's forward pass, for `ghast bench nn`.
 
 use crate::host_batch::HostBatch;
-use crate::model::{ILLEGAL_LOGIT, Network};
+use crate::host_batch::ILLEGAL_LOGIT;
+use crate::model::Network;
 use crate::outputs::Outputs;
 use crate::simulated::SimulatedDevice;
 use crate::tensors::Inputs;

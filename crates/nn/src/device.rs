@@ -10,22 +10,27 @@
 
 use crate::SimulatedDevice;
 use std::str::FromStr;
+#[cfg(feature = "torch")]
 use std::sync::Once;
+#[cfg(feature = "torch")]
 use tch::Device;
 
 /// The first CUDA device if libtorch sees one, otherwise the CPU.
+#[cfg(feature = "torch")]
 pub fn best_device() -> Device {
     load_cuda_backend();
     Device::cuda_if_available()
 }
 
 /// Whether libtorch sees a CUDA device.
+#[cfg(feature = "torch")]
 pub fn cuda_is_available() -> bool {
     load_cuda_backend();
     tch::Cuda::is_available()
 }
 
 /// `cpu` or `cuda:N`, as benchmarks and `--device` name them.
+#[cfg(feature = "torch")]
 pub fn device_name(device: Device) -> String {
     match device {
         Device::Cuda(index) => format!("cuda:{index}"),
@@ -33,13 +38,15 @@ pub fn device_name(device: Device) -> String {
     }
 }
 
-/// Where self-play's network runs, as `--device` names it.
+/// Where self-play's network runs, as `--device` names it. A build without libtorch runs
+/// networks on the CPU alone (`auto` and `cpu` both mean it) or on the simulated device.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum DeviceChoice {
     /// `auto`: the first CUDA device if there is one, otherwise the CPU.
     #[default]
     Best,
     /// `cpu`, `cuda` or `cuda:N`.
+    #[cfg(feature = "torch")]
     Torch(Device),
     /// `sim` or `sim:A_MS,B_US`: a simulated accelerator; networks that are trained still
     /// train on the best device.
@@ -47,7 +54,16 @@ pub enum DeviceChoice {
 }
 
 impl DeviceChoice {
+    /// `cpu`: in a build without libtorch, the only device there is ([`DeviceChoice::Best`]).
+    pub fn cpu() -> DeviceChoice {
+        #[cfg(feature = "torch")]
+        return DeviceChoice::Torch(Device::Cpu);
+        #[cfg(not(feature = "torch"))]
+        return DeviceChoice::Best;
+    }
+
     /// The libtorch device for networks: the chosen one, or the best for `auto` and `sim`.
+    #[cfg(feature = "torch")]
     pub fn torch_device(self) -> Device {
         match self {
             DeviceChoice::Torch(device) => device,
@@ -60,11 +76,34 @@ impl DeviceChoice {
     pub fn is_accelerator(self) -> bool {
         match self {
             DeviceChoice::Simulated(_) => true,
+            #[cfg(feature = "torch")]
             _ => self.torch_device().is_cuda(),
+            #[cfg(not(feature = "torch"))]
+            DeviceChoice::Best => false,
         }
     }
 }
 
+#[cfg(not(feature = "torch"))]
+impl FromStr for DeviceChoice {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "auto" | "cpu" => Ok(DeviceChoice::Best),
+            _ if text.starts_with("sim") => text.parse().map(DeviceChoice::Simulated),
+            _ if text.starts_with("cuda") => Err(format!(
+                "{text:?}: this ghast was built without libtorch, so networks run on the CPU \
+                 (auto or cpu); CUDA needs the libtorch build"
+            )),
+            _ => Err(format!(
+                "{text:?}: expected auto, cpu, sim or sim:A_MS,B_US"
+            )),
+        }
+    }
+}
+
+#[cfg(feature = "torch")]
 impl FromStr for DeviceChoice {
     type Err = String;
 
@@ -94,6 +133,7 @@ impl FromStr for DeviceChoice {
 /// Loads libtorch's CUDA backend where a CUDA driver is installed; a no-op after the first
 /// call and on machines without the driver. Call it before anything asks libtorch about CUDA
 /// (seeding the generators does): [`best_device`] and [`cuda_is_available`] call it first.
+#[cfg(feature = "torch")]
 pub fn load_cuda_backend() {
     static LOAD: Once = Once::new();
     LOAD.call_once(|| {
@@ -102,7 +142,7 @@ pub fn load_cuda_backend() {
     });
 }
 
-#[cfg(target_os = "linux")]
+#[cfg(all(feature = "torch", target_os = "linux"))]
 mod linux {
     use std::ffi::{CStr, CString};
 

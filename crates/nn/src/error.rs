@@ -18,6 +18,7 @@ pub enum NetError {
     #[error(transparent)]
     Sidecar(#[from] sidecar::SidecarError),
 
+    #[cfg(feature = "torch")]
     #[error("{}: cannot read the weights (truncated, or not a safetensors file): {source}", path.display())]
     Weights {
         path: PathBuf,

@@ -1,13 +1,14 @@
-//! Batched inference for search: [`game::Evaluator`] backed by a [`Network`].
+//! Batched inference for search: [`game::Evaluator`] backed by a network on libtorch, a
+//! `model.onnx` on tract or a simulated accelerator.
 
-use crate::DeviceChoice;
 use crate::backend::{Backend, bucket_for, buckets};
 use crate::error::NetError;
 use crate::host_batch::HostBatch;
-use crate::model::Network;
 use crate::onnx_model::OnnxModel;
 use crate::outputs::{Outputs, write_evaluations};
 use crate::simulated::SimulatedDevice;
+#[cfg(feature = "torch")]
+use crate::{DeviceChoice, model::Network};
 use game::Planes;
 use game::{DeviceError, Evaluation, Evaluator};
 use sidecar::NetConfig;
@@ -16,16 +17,22 @@ use std::marker::PhantomData;
 use std::num::NonZeroU64;
 use std::path::Path;
 use std::time::{Duration, Instant};
+#[cfg(feature = "torch")]
 use tch::{Device, Kind};
 
 /// Sets the size of libtorch's intra-op thread pool, process-wide. On CPU each search thread
 /// already calls the evaluator, so libtorch's default of one thread per core oversubscribes
-/// the machine; give it what the search leaves free.
+/// the machine; give it what the search leaves free. (tract, the ONNX backend, runs each pass
+/// on the calling thread: without libtorch there is no pool to size.)
 pub fn set_intra_op_threads(threads: usize) {
+    #[cfg(feature = "torch")]
     tch::set_num_threads(i32::try_from(threads.max(1)).unwrap_or(i32::MAX));
+    #[cfg(not(feature = "torch"))]
+    let _ = threads;
 }
 
 /// Where and how the evaluator runs.
+#[cfg(feature = "torch")]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EvaluatorSettings {
     pub device: Device,
@@ -37,6 +44,7 @@ pub struct EvaluatorSettings {
     pub bf16: bool,
 }
 
+#[cfg(feature = "torch")]
 impl EvaluatorSettings {
     /// Defaults for `device`: batches up to 256, bf16 on CUDA only.
     pub fn on(device: Device) -> EvaluatorSettings {
@@ -48,6 +56,7 @@ impl EvaluatorSettings {
     }
 }
 
+#[cfg(feature = "torch")]
 impl Default for EvaluatorSettings {
     /// The first CUDA device if there is one, otherwise the CPU.
     fn default() -> Self {
@@ -77,6 +86,7 @@ impl<G: Planes> NetEvaluator<G> {
     /// Moves `network` to the settings' device and precision, checks that it reads the planes
     /// and writes the policy layout of `G` with `options`, and warms up every batch bucket on
     /// that game's start position.
+    #[cfg(feature = "torch")]
     pub fn new(
         network: Network,
         options: &G::Options,
@@ -115,6 +125,7 @@ impl<G: Planes> NetEvaluator<G> {
 
     /// An evaluator of `network` on the device `--device` chose, in passes of up to
     /// `max_batch` positions (bf16 on CUDA); a simulated device leaves the network unused.
+    #[cfg(feature = "torch")]
     pub fn on_choice(
         device: DeviceChoice,
         network: Network,
@@ -217,6 +228,7 @@ impl<G: Planes> NetEvaluator<G> {
 
     /// Swaps in new weights of the same architecture, moved to this evaluator's device and
     /// precision.
+    #[cfg(feature = "torch")]
     pub fn replace_network(&mut self, network: Network) {
         self.backend.replace_network(network);
     }

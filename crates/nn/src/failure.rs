@@ -93,8 +93,10 @@ pub(crate) fn injected_failure_message(pass: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(feature = "torch")]
     use tch::Tensor;
 
+    #[cfg(feature = "torch")]
     #[test]
     fn a_libtorch_error_comes_back_as_a_device_error_of_one_line() {
         let error = on_device("cpu", || {

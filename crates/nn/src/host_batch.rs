@@ -1,11 +1,10 @@
 //! Encoding positions into host buffers that are reused from batch to batch.
 
-use crate::model::ILLEGAL_LOGIT;
-use crate::tensors::Inputs;
 use game::{PlaneShape, Planes};
-use std::marker::PhantomData;
-use std::ops::Deref;
-use tch::{Device, Kind, Tensor};
+
+/// Logit given to illegal actions: finite, so that a zero target times its log-probability is
+/// zero rather than NaN, and still far below any real logit (also in bf16).
+pub const ILLEGAL_LOGIT: f64 = -1e9;
 
 /// Planes, board masks and illegal-action biases of a batch, on the host.
 ///
@@ -146,91 +145,5 @@ impl HostBatch {
     /// The board shape and action count of the rows, once encoded.
     pub fn layout(&self) -> Option<(PlaneShape, usize)> {
         self.shape.map(|shape| (shape, self.num_actions))
-    }
-
-    /// The encoded batch as tensors on `device`, floats in `kind`. On the CPU in f32 the
-    /// tensors read this batch's buffers in place: copying the planes into fresh tensors (about
-    /// 600 KB per 64-position batch on size 4) was a twentieth of a tiny net's forward pass.
-    pub fn inputs(&self, device: Device, kind: Kind) -> BatchInputs<'_> {
-        let shape = self.shape.expect("encode a batch before reading it");
-        let (rows, c, h, w) = (
-            self.rows as i64,
-            shape.channels as i64,
-            shape.height as i64,
-            shape.width as i64,
-        );
-        assert_eq!(
-            self.planes.len(),
-            (rows * c * h * w) as usize,
-            "planes fill the batch"
-        );
-        assert_eq!(
-            self.board_mask.len(),
-            (rows * h * w) as usize,
-            "masks fill the batch"
-        );
-        assert_eq!(
-            self.illegal_bias.len(),
-            self.rows * self.num_actions,
-            "biases fill the batch"
-        );
-        let floats = |data: &[f32], dims: &[i64]| {
-            // SAFETY: `data` holds exactly `dims`' elements, contiguous, and outlives the
-            // tensor: `BatchInputs` borrows the batch for as long as the tensors live.
-            unsafe { borrowed(data.as_ptr().cast(), dims, Kind::Float) }
-                .to_device(device)
-                .to_kind(kind)
-        };
-        BatchInputs {
-            inputs: Inputs {
-                planes: floats(&self.planes, &[rows, c, h, w]),
-                board_mask: floats(&self.board_mask, &[rows, h, w]),
-                illegal_bias: floats(&self.illegal_bias, &[rows, self.num_actions as i64]),
-            },
-            batch: PhantomData,
-        }
-    }
-}
-
-/// A contiguous tensor over memory it does not own.
-///
-/// # Safety
-/// `data` must point to `dims`' product of `kind` elements, valid and unchanged for as long
-/// as the tensor or any view of it lives.
-unsafe fn borrowed(data: *const u8, dims: &[i64], kind: Kind) -> Tensor {
-    let mut strides = vec![1i64; dims.len()];
-    for axis in (0..dims.len().saturating_sub(1)).rev() {
-        strides[axis] = strides[axis + 1] * dims[axis + 1];
-    }
-    // SAFETY: the caller's promise.
-    unsafe { Tensor::from_blob(data, dims, &strides, kind, Device::Cpu) }
-}
-
-/// A [`HostBatch`]'s tensors, which may read its buffers in place (see [`HostBatch::inputs`]):
-/// the borrow keeps the batch unchanged while they live. Whatever the network computes from
-/// them (its outputs' `board_mask` is a view of the input mask) must be dropped with them, or
-/// copied out with [`BatchInputs::to_owned`] first.
-#[derive(Debug)]
-pub struct BatchInputs<'batch> {
-    inputs: Inputs,
-    batch: PhantomData<&'batch HostBatch>,
-}
-
-impl BatchInputs<'_> {
-    /// Tensors of their own, free of the batch.
-    pub fn to_owned(&self) -> Inputs {
-        Inputs {
-            planes: self.inputs.planes.copy(),
-            board_mask: self.inputs.board_mask.copy(),
-            illegal_bias: self.inputs.illegal_bias.copy(),
-        }
-    }
-}
-
-impl Deref for BatchInputs<'_> {
-    type Target = Inputs;
-
-    fn deref(&self) -> &Inputs {
-        &self.inputs
     }
 }

@@ -23,6 +23,7 @@
 use crate::HostBatch;
 use crate::backend::{Backend, bucket_for};
 use crate::evaluator::NetEvaluator;
+#[cfg(feature = "torch")]
 use crate::model::Network;
 use crate::outputs::{Outputs, Rows, write_evaluations};
 use game::{DeviceError, Evaluation, Evaluator, PipelinedEvaluator, Planes};
@@ -206,6 +207,7 @@ impl<G: Planes> InferenceServer<G> {
 
     /// Serves `network` (same architecture) from the next pass on: batches sent after this
     /// returns run on it (batches sent before may too).
+    #[cfg(feature = "torch")]
     pub fn replace_network(&self, network: Network) {
         self.shared
             .backend

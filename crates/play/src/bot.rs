@@ -3,10 +3,12 @@
 
 use crate::bundle::Bundle;
 use crate::error::PlayError;
+use crate::settings::Level;
 use game::{Agent, AgentFailure, Choice, Game, Planes, Side};
 use mcts::{Evaluator, ResignRule, ResignWatch, Search, SearchConfig};
-use nn::{EvaluatorSettings, NetEvaluator};
-use tch::Device;
+use nn::NetEvaluator;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 /// A network-guided search with a visit budget per move. It keeps its tree between moves
 /// when told what was played ([`Agent::observe_action`]), as the arena and GTP do, and between
@@ -19,9 +21,17 @@ pub struct Bot<G: Game, E = NetEvaluator<G>> {
     search: Search<G>,
     evaluator: E,
     visits: u32,
+    /// How moves are drawn from a search: the most visited at full strength; a weaker
+    /// [`Level`] draws by visits and plays some moves at random.
+    level: Level,
+    /// The draws of a level's moves.
+    rng: ChaCha8Rng,
     resign: ResignRule,
     watch: ResignWatch,
 }
+
+/// Mixed into a bot's seed for its level's draws, so that they do not repeat the search's.
+const LEVEL_SEED: u64 = 0x1e7e_15ee_d000_0001;
 
 /// One root move of an analysis.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,15 +70,85 @@ impl Analysis {
 /// What runs a bot's network.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Runtime {
-    /// libtorch, on a device (CUDA in bf16, else the CPU).
-    Torch(Device),
+    /// libtorch, on the device `--device` chose (CUDA in bf16, the CPU, or the simulated
+    /// accelerator, which leaves the network unused).
+    #[cfg(feature = "torch")]
+    Torch(nn::DeviceChoice),
     /// The bundle's `model.onnx` (`ghast export --onnx`) on tract, on the CPU.
     Onnx,
 }
 
-impl From<Device> for Runtime {
-    fn from(device: Device) -> Runtime {
-        Runtime::Torch(device)
+impl Default for Runtime {
+    /// libtorch on the best device where this build links it, else the bundle's `model.onnx`.
+    fn default() -> Runtime {
+        #[cfg(feature = "torch")]
+        return Runtime::Torch(nn::DeviceChoice::Best);
+        #[cfg(not(feature = "torch"))]
+        return Runtime::Onnx;
+    }
+}
+
+#[cfg(feature = "torch")]
+impl From<tch::Device> for Runtime {
+    fn from(device: tch::Device) -> Runtime {
+        Runtime::Torch(nn::DeviceChoice::Torch(device))
+    }
+}
+
+impl<G: Planes> Bundle<G> {
+    /// The bundle's network ready on `runtime`, in passes of up to `max_batch` positions.
+    pub fn evaluator(
+        self,
+        runtime: Runtime,
+        max_batch: usize,
+    ) -> Result<NetEvaluator<G>, PlayError> {
+        let options = &self.settings.game_options;
+        Ok(match runtime {
+            #[cfg(feature = "torch")]
+            Runtime::Torch(device) => {
+                NetEvaluator::on_choice(device, self.network, options, max_batch)?
+            }
+            Runtime::Onnx => {
+                if !self.source.is_dir() {
+                    return Err(PlayError::MissingFile {
+                        dir: self.source.clone(),
+                        file: crate::bundle::ONNX_FILE.into(),
+                    });
+                }
+                let model = crate::bundle::onnx_of(&self.source)?;
+                NetEvaluator::onnx(&model, options, max_batch)?
+            }
+        })
+    }
+}
+
+impl Level {
+    /// The move to play from `analysis`: the best at full strength; else, with probability
+    /// `random_moves`, any legal move, otherwise one drawn by visits^(1/temperature).
+    pub fn choose(&self, analysis: &Analysis, rng: &mut impl Rng) -> usize {
+        let moves = &analysis.moves;
+        if self.random_moves > 0.0 && rng.random::<f32>() < self.random_moves {
+            return moves[rng.random_range(0..moves.len())].action;
+        }
+        if self.temperature <= 0.0 {
+            return analysis.best;
+        }
+        let weights: Vec<f64> = moves
+            .iter()
+            .map(|stats| f64::from(stats.visits).powf(1.0 / f64::from(self.temperature)))
+            .collect();
+        let total: f64 = weights.iter().sum();
+        if !(total.is_finite() && total > 0.0) {
+            return analysis.best;
+        }
+        let mut draw = rng.random::<f64>() * total;
+        for (stats, weight) in moves.iter().zip(&weights) {
+            draw -= weight;
+            if draw < 0.0 {
+                return stats.action;
+            }
+        }
+        analysis.best
     }
 }
 
@@ -80,34 +160,15 @@ impl<G: Planes> Bot<G> {
         runtime: impl Into<Runtime>,
         seed: u64,
     ) -> Result<Self, PlayError> {
-        let settings = bundle.settings;
-        // One game fills a batch with at most `leaves_per_tree` leaves; larger buckets would
-        // only cost warm-up time.
-        let max_batch = settings.search.leaves_per_tree.max(1) as usize;
-        let evaluator = match runtime.into() {
-            Runtime::Torch(device) => NetEvaluator::new(
-                bundle.checkpoint.network,
-                &settings.game_options,
-                EvaluatorSettings {
-                    max_batch,
-                    ..EvaluatorSettings::on(device)
-                },
-            )?,
-            Runtime::Onnx => {
-                if !bundle.source.is_dir() {
-                    return Err(PlayError::MissingFile {
-                        dir: bundle.source.clone(),
-                        file: crate::bundle::ONNX_FILE.into(),
-                    });
-                }
-                let model = crate::bundle::onnx_of(&bundle.source)?;
-                NetEvaluator::onnx(&model, &settings.game_options, max_batch)?
-            }
-        };
+        let settings = bundle.settings.clone();
         let name = bundle.source.file_stem().map_or_else(
             || "bot".to_owned(),
             |stem| stem.to_string_lossy().into_owned(),
         );
+        // One game fills a batch with at most `leaves_per_tree` leaves; larger buckets would
+        // only cost warm-up time.
+        let max_batch = settings.search.leaves_per_tree.max(1) as usize;
+        let evaluator = bundle.evaluator(runtime.into(), max_batch)?;
         Ok(
             Bot::with_evaluator(name, evaluator, settings.search, settings.visits, seed)?
                 .with_resignation(settings.resign),
@@ -132,9 +193,21 @@ impl<G: Game, E: Evaluator<G>> Bot<G, E> {
             search: Search::new(search, seed),
             evaluator,
             visits,
+            level: Level::full(visits),
+            rng: ChaCha8Rng::seed_from_u64(seed ^ LEVEL_SEED),
             resign: ResignRule::NEVER,
             watch: ResignWatch::default(),
         })
+    }
+
+    /// Plays at `level`: its visits, and its move choice from then on.
+    pub fn set_level(&mut self, level: &Level) -> Result<(), PlayError> {
+        level
+            .check()
+            .map_err(|detail| PlayError::Level { detail })?;
+        self.set_visits(level.visits)?;
+        self.level = level.clone();
+        Ok(())
     }
 
     /// The bot resigns a game by `rule` when it plays as an [`Agent`].
@@ -235,11 +308,101 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for Bot<G, E> {
         {
             return Ok(Choice::Resign);
         }
-        Ok(Choice::Play(analysis.best))
+        Ok(Choice::Play(self.level.choose(&analysis, &mut self.rng)))
     }
 
     fn observe_action(&mut self, action: usize) -> Result<(), AgentFailure> {
         self.observe(action);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ghast::{Ghast, RawOptions};
+    use mcts::UniformEvaluator;
+    use std::collections::BTreeSet;
+
+    /// The start of a size-3 game.
+    fn start() -> Ghast {
+        let options = RawOptions {
+            size: 3,
+            win_margin: 3,
+            ..RawOptions::default()
+        }
+        .validate()
+        .unwrap();
+        Ghast::new(&options)
+    }
+
+    /// The moves bots of seeds 0..20 choose from the start of a size-3 game at `level`.
+    fn first_moves(level: &Level) -> BTreeSet<usize> {
+        let game = start();
+        (0..20)
+            .map(|seed| {
+                let mut bot =
+                    Bot::with_evaluator("level", UniformEvaluator, SearchConfig::play(), 1, seed)
+                        .unwrap();
+                bot.set_level(level).unwrap();
+                match bot.choose(&game).unwrap() {
+                    Choice::Play(action) => action,
+                    Choice::Resign => panic!("a bot at move 1 does not resign"),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_level_plays_random_moves_and_draws_by_visits() {
+        let random = first_moves(&Level {
+            random_moves: 1.0,
+            ..Level::full(16)
+        });
+        // Every one a legal move; 20 drawn from dozens are mostly different.
+        let mut legal = Vec::new();
+        start().legal_actions(&mut legal);
+        assert!(legal.len() >= 30, "{} first moves", legal.len());
+        assert!(random.iter().all(|action| legal.contains(action)));
+        assert!(random.len() >= 10, "random moves: {random:?}");
+        let drawn = first_moves(&Level {
+            temperature: 1.0,
+            ..Level::full(64)
+        });
+        assert!(drawn.len() > 1, "drawn by visits: {drawn:?}");
+    }
+
+    #[test]
+    fn a_level_that_cannot_be_played_is_refused() {
+        let mut bot =
+            Bot::<Ghast, _>::with_evaluator("level", UniformEvaluator, SearchConfig::play(), 8, 0)
+                .unwrap();
+        for (level, words) in [
+            (
+                Level {
+                    visits: 0,
+                    ..Level::full(1)
+                },
+                "visits 0",
+            ),
+            (
+                Level {
+                    temperature: -1.0,
+                    ..Level::full(8)
+                },
+                "temperature -1",
+            ),
+            (
+                Level {
+                    random_moves: 1.5,
+                    ..Level::full(8)
+                },
+                "random_moves 1.5",
+            ),
+        ] {
+            let error = bot.set_level(&level).unwrap_err().to_string();
+            assert!(error.contains(words), "{error}");
+        }
+        assert_eq!(bot.visits(), 8, "a refused level changes nothing");
     }
 }

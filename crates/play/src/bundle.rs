@@ -7,10 +7,9 @@
 use crate::error::{PlayError, io_error};
 use crate::settings::{BotSettings, DEFAULT_VISITS};
 use game::Game;
-use nn::checkpoint::{self, Checkpoint};
+use sidecar::{Description, sidecar_path};
 use std::fs;
 use std::path::{Path, PathBuf};
-use tch::Device;
 
 /// The network's weights inside a bundle.
 pub const WEIGHTS_FILE: &str = "model.safetensors";
@@ -21,11 +20,15 @@ pub const BOT_FILE: &str = "bot.toml";
 /// The network as ONNX inside a bundle (`ghast export --onnx`), for runtimes without libtorch.
 pub const ONNX_FILE: &str = "model.onnx";
 
-/// A loaded, checked bot: its network (on the CPU until a [`crate::Bot`] moves it) and how it
-/// plays.
+/// A loaded, checked bot: what its network is, the network itself in a libtorch build (on the
+/// CPU until a [`crate::Bot`] moves it), and how it plays. A build without libtorch reads the
+/// network from the bundle's `model.onnx` when the bot starts.
 #[derive(Debug)]
 pub struct Bundle<G: Game> {
-    pub checkpoint: Checkpoint<G::Options>,
+    /// The weights' sidecar: architecture, game options, where in training they come from.
+    pub description: Description<G::Options>,
+    #[cfg(feature = "torch")]
+    pub network: nn::Network,
     pub settings: BotSettings<G::Options>,
     /// The folder or checkpoint file it was loaded from: names the bot.
     pub source: PathBuf,
@@ -46,7 +49,8 @@ impl<G: Game> Bundle<G> {
     }
 
     /// Loads the bundle in `dir`, checking that every file is there, that the weights load
-    /// into the sidecar's architecture, and that `bot.toml` and the sidecar agree on the game.
+    /// into the sidecar's architecture (in a libtorch build), and that `bot.toml` and the
+    /// sidecar agree on the game.
     pub fn load(dir: &Path) -> Result<Self, PlayError> {
         if !dir.is_dir() {
             return Err(PlayError::Io {
@@ -66,39 +70,54 @@ impl<G: Game> Bundle<G> {
         let settings_path = dir.join(BOT_FILE);
         let text = fs::read_to_string(&settings_path).map_err(io_error(&settings_path, "read"))?;
         let settings = BotSettings::parse::<G>(&text, &settings_path)?;
-        let checkpoint = load_checkpoint::<G>(&dir.join(WEIGHTS_FILE))?;
-        if checkpoint.provenance.game_options != settings.game_options {
+        let weights = dir.join(WEIGHTS_FILE);
+        let description = describe::<G>(&weights)?;
+        if description.provenance.game_options != settings.game_options {
             return Err(PlayError::GameMismatch {
                 path: settings_path,
                 detail: format!(
                     "game options {:?} differ from the checkpoint's {:?}",
-                    settings.game_options, checkpoint.provenance.game_options
+                    settings.game_options, description.provenance.game_options
                 ),
             });
         }
-        Ok(Bundle {
-            checkpoint,
-            settings,
-            source: dir.to_owned(),
-            weights: dir.join(WEIGHTS_FILE),
-        })
+        Bundle::with(description, settings, dir.to_owned(), weights)
     }
 
     /// A bot straight from a checkpoint (`gen-0042.safetensors` and its sidecar), with play
     /// settings and `visits` per move: the arena rates generations without exporting each.
     pub fn from_checkpoint(weights: &Path, visits: u32) -> Result<Self, PlayError> {
-        let checkpoint = load_checkpoint::<G>(&weights_of(weights)?)?;
-        let settings = BotSettings::new::<G>(checkpoint.provenance.game_options.clone(), visits)?;
-        Ok(Bundle {
-            checkpoint,
+        let description = describe::<G>(&weights_of(weights)?)?;
+        let settings = BotSettings::new::<G>(description.provenance.game_options.clone(), visits)?;
+        Bundle::with(
+            description,
             settings,
-            source: weights.to_owned(),
-            weights: weights.to_owned(),
+            weights.to_owned(),
+            weights.to_owned(),
+        )
+    }
+
+    /// The bundle of `description`'s weights, loaded into its network in a libtorch build.
+    fn with(
+        description: Description<G::Options>,
+        settings: BotSettings<G::Options>,
+        source: PathBuf,
+        weights: PathBuf,
+    ) -> Result<Self, PlayError> {
+        Ok(Bundle {
+            #[cfg(feature = "torch")]
+            network: nn::checkpoint::load::<G::Options>(&weights, G::NAME, tch::Device::Cpu)?
+                .network,
+            description,
+            settings,
+            source,
+            weights,
         })
     }
 
     /// Writes a bundle of the checkpoint `weights` into `out` with play settings and `visits`
-    /// per move, after checking that the checkpoint loads; returns the bundle written.
+    /// per move, after checking that the checkpoint loads (its sidecar without libtorch);
+    /// returns the bundle written.
     pub fn export(weights: &Path, out: &Path, visits: u32) -> Result<Self, PlayError> {
         let bundle = Bundle::from_checkpoint(weights, visits)?;
         bundle.save(out)?;
@@ -113,10 +132,19 @@ impl<G: Game> Bundle<G> {
         let onnx = out.join(ONNX_FILE);
         durable::remove(&onnx).map_err(io_error(&onnx, "remove the stale"))?;
         copy_atomically(&self.weights, &out.join(WEIGHTS_FILE))?;
-        let sidecar = checkpoint::sidecar_path(&self.weights);
+        let sidecar = sidecar_path(&self.weights);
         copy_atomically(&sidecar, &out.join(SIDECAR_FILE))?;
         write_atomically(&out.join(BOT_FILE), self.settings.to_toml().as_bytes())
     }
+}
+
+/// Replaces the `bot.toml` of the bundle folder `dir` with `settings` (its levels, measured
+/// by the ladder), atomically.
+pub fn write_settings<O: serde::Serialize + serde::de::DeserializeOwned>(
+    dir: &Path,
+    settings: &BotSettings<O>,
+) -> Result<(), PlayError> {
+    write_atomically(&dir.join(BOT_FILE), settings.to_toml().as_bytes())
 }
 
 /// Writes `model.onnx` into the bundle folder `dir` from its weights and sidecar, and returns
@@ -124,9 +152,8 @@ impl<G: Game> Bundle<G> {
 /// its own what it plays.
 pub fn write_onnx<G: Game>(dir: &Path) -> Result<PathBuf, PlayError> {
     let weights = weights_of(dir)?;
-    let description =
-        checkpoint::describe::<G::Options>(&weights, G::NAME).map_err(nn::NetError::from)?;
-    let sidecar_path = checkpoint::sidecar_path(&weights);
+    let description = describe::<G>(&weights)?;
+    let sidecar_path = sidecar_path(&weights);
     let sidecar = fs::read_to_string(&sidecar_path).map_err(io_error(&sidecar_path, "read"))?;
     let bytes = fs::read(&weights).map_err(io_error(&weights, "read"))?;
     let metadata = [("ghast.game", G::NAME), ("ghast.sidecar", sidecar.as_str())];
@@ -155,15 +182,13 @@ pub fn onnx_of(dir: &Path) -> Result<PathBuf, PlayError> {
 /// The name of the game the bot in `path` (a bundle folder or a checkpoint's weights file)
 /// plays, from the weights' sidecar, so that a tool can open it as that game.
 pub fn game_of(path: &Path) -> Result<String, PlayError> {
-    Ok(checkpoint::game_of(&weights_of(path)?).map_err(nn::NetError::from)?)
+    Ok(sidecar::game_of(&weights_of(path)?).map_err(nn::NetError::from)?)
 }
 
 /// The game options a bundle folder or checkpoint file plays with, read from its sidecar
 /// without loading the weights (a bundle's `bot.toml` must agree, see [`Bundle::load`]).
 pub fn options_of<G: Game>(path: &Path) -> Result<G::Options, PlayError> {
-    let description = checkpoint::describe::<G::Options>(&weights_of(path)?, G::NAME)
-        .map_err(nn::NetError::from)?;
-    Ok(description.provenance.game_options)
+    Ok(describe::<G>(&weights_of(path)?)?.provenance.game_options)
 }
 
 /// The weights file of a bundle folder, or the checkpoint file itself; the error says what a
@@ -185,7 +210,7 @@ pub fn weights_of(path: &Path) -> Result<PathBuf, PlayError> {
             path: path.to_owned(),
         });
     }
-    let sidecar = checkpoint::sidecar_path(path);
+    let sidecar = sidecar_path(path);
     if !sidecar.is_file() {
         return Err(PlayError::NoSidecar {
             weights: path.to_owned(),
@@ -195,8 +220,9 @@ pub fn weights_of(path: &Path) -> Result<PathBuf, PlayError> {
     Ok(path.to_owned())
 }
 
-fn load_checkpoint<G: Game>(weights: &Path) -> Result<Checkpoint<G::Options>, PlayError> {
-    Ok(checkpoint::load(weights, G::NAME, Device::Cpu)?)
+/// The sidecar of `weights`, which must be a network of `G`.
+fn describe<G: Game>(weights: &Path) -> Result<Description<G::Options>, PlayError> {
+    Ok(sidecar::describe::<G::Options>(weights, G::NAME).map_err(nn::NetError::from)?)
 }
 
 fn copy_atomically(from: &Path, to: &Path) -> Result<(), PlayError> {

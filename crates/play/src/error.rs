@@ -53,6 +53,15 @@ pub enum PlayError {
     #[error("visits must be at least 1, got {0}")]
     Visits(u32),
 
+    #[error(
+        "level {level}: the bot has {levels} levels (1 to {levels}; `ghast ladder --bot DIR \
+         --levels` measures and writes them)"
+    )]
+    NoLevel { level: usize, levels: usize },
+
+    #[error("malformed level: {detail}")]
+    Level { detail: String },
+
     #[error("the game is over")]
     GameOver,
 

@@ -16,8 +16,10 @@ mod untrained;
 pub use bot::{Analysis, Bot, MoveStats, Runtime};
 pub use bundle::{
     BOT_FILE, Bundle, ONNX_FILE, SIDECAR_FILE, WEIGHTS_FILE, game_of, onnx_of, options_of,
-    weights_of, write_onnx,
+    weights_of, write_onnx, write_settings,
 };
 pub use error::PlayError;
-pub use settings::{BotSettings, DEFAULT_VISITS};
-pub use untrained::{save_generation_zero, save_untrained, tiny_config};
+pub use settings::{BotSettings, DEFAULT_VISITS, Level, LevelRating};
+pub use untrained::tiny_config;
+#[cfg(feature = "torch")]
+pub use untrained::{save_generation_zero, save_untrained};

@@ -28,6 +28,77 @@ pub struct BotSettings<O> {
     /// When the bot gives a game up (left out: never, as bundles from before it resigned).
     #[serde(default)]
     pub resign: ResignRule,
+    /// The strengths a person may choose (`ghast gtp --level N`), weakest first; the bundle's
+    /// own settings above are its full strength. `ghast ladder --bot DIR --levels` measures
+    /// them and writes them here with their ratings.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub levels: Vec<Level>,
+}
+
+/// One strength of a bot: fewer visits, a move drawn by its visits rather than the most
+/// visited, and for the weakest a share of random moves. A bot has no human games to learn
+/// levels from (KataGo's human-like play), so levels weaken the search and the move choice,
+/// and the ladder says what each is worth against fixed anchors.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Level {
+    /// Visits per move.
+    pub visits: u32,
+    /// Moves are drawn with probability proportional to visits^(1/temperature); 0 plays the
+    /// most visited.
+    #[serde(default)]
+    pub temperature: f32,
+    /// The share of moves played uniformly at random among the legal ones, in [0, 1].
+    #[serde(default)]
+    pub random_moves: f32,
+    /// Where the ladder measured it, if it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<LevelRating>,
+}
+
+/// A level's Elo on its anchors' scale, with a 95% interval.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LevelRating {
+    pub elo: f64,
+    pub low: f64,
+    pub high: f64,
+    /// The anchors it played, by their `ghast arena` names; the first is rated 0.
+    pub anchors: Vec<String>,
+    /// Games it played, all anchors together.
+    pub games: u32,
+}
+
+impl Level {
+    /// The bundle's full strength: its visits, the most visited move, no random moves.
+    pub fn full(visits: u32) -> Level {
+        Level {
+            visits,
+            temperature: 0.0,
+            random_moves: 0.0,
+            rating: None,
+        }
+    }
+
+    /// Why the level cannot be played, if it cannot.
+    pub fn check(&self) -> Result<(), String> {
+        if self.visits == 0 {
+            return Err("visits 0: expected at least 1".into());
+        }
+        if !(self.temperature.is_finite() && self.temperature >= 0.0) {
+            return Err(format!(
+                "temperature {}: expected a number of at least 0",
+                self.temperature
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.random_moves) {
+            return Err(format!(
+                "random_moves {}: expected a share from 0 to 1",
+                self.random_moves
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl<O: Serialize + serde::de::DeserializeOwned> BotSettings<O> {
@@ -41,6 +112,7 @@ impl<O: Serialize + serde::de::DeserializeOwned> BotSettings<O> {
             game_options,
             search: SearchConfig::play(),
             resign: ResignRule::NEVER,
+            levels: Vec::new(),
         };
         settings.check_visits()?;
         Ok(settings)
@@ -91,7 +163,24 @@ impl<O: Serialize + serde::de::DeserializeOwned> BotSettings<O> {
             .search
             .validate_guided()
             .map_err(|e| malformed(format!("[search] {e}")))?;
+        for (index, level) in settings.levels.iter().enumerate() {
+            level
+                .check()
+                .map_err(|e| malformed(format!("[[levels]] {}: {e}", index + 1)))?;
+        }
         Ok(settings)
+    }
+
+    /// Level `number` (1 is the weakest, as `ghast gtp --level` counts), or an error that
+    /// says which levels there are.
+    pub fn level(&self, number: usize) -> Result<&Level, PlayError> {
+        number
+            .checked_sub(1)
+            .and_then(|index| self.levels.get(index))
+            .ok_or(PlayError::NoLevel {
+                level: number,
+                levels: self.levels.len(),
+            })
     }
 
     fn check_visits(&self) -> Result<(), PlayError> {

@@ -1,12 +1,14 @@
 //! Untrained networks: a bot that knows only the rules, for testing tools and engines
 //! against (and the test model of this crate and of the `ghast` binary's tests).
 
+#[cfg(feature = "torch")]
 use crate::error::PlayError;
-use game::{Game, Planes};
-use nn::checkpoint::{self, Provenance};
-use nn::{Activation, NetConfig, Network};
-use std::path::Path;
-use tch::Device;
+#[cfg(feature = "torch")]
+use game::Game;
+use game::Planes;
+use nn::{Activation, NetConfig};
+#[cfg(feature = "torch")]
+use {nn::Network, nn::checkpoint, sidecar::Provenance, std::path::Path, tch::Device};
 
 /// The smallest network with every part of the architecture (one global-pooling block, the
 /// soft policy):
@@ -32,6 +34,7 @@ pub fn tiny_config<G: Planes>(options: &G::Options) -> NetConfig {
 
 /// Saves a randomly initialised network of `config` for `options` as generation 0 to
 /// `weights` (a `.safetensors` path) and its sidecar.
+#[cfg(feature = "torch")]
 pub fn save_untrained<G: Game>(
     weights: &Path,
     options: &G::Options,
@@ -42,6 +45,7 @@ pub fn save_untrained<G: Game>(
 
 /// Saves `network` for `options` as generation 0 to `weights` and its sidecar: what
 /// [`save_untrained`] saves, for a caller that changed the network first.
+#[cfg(feature = "torch")]
 pub fn save_generation_zero<G: Game>(
     network: &Network,
     options: &G::Options,

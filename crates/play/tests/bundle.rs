@@ -31,7 +31,7 @@ fn an_exported_bundle_loads_with_its_settings() {
     assert_eq!(bundle.settings.game_options, options);
     assert_eq!(bundle.settings.search, mcts::SearchConfig::play());
     assert_eq!(
-        bundle.checkpoint.network.config(),
+        bundle.network.config(),
         &play::tiny_config::<ghast::Ghast>(&ghast::GhastOptions::default())
     );
 

@@ -4,7 +4,7 @@
 use crate::bot::BotPool;
 use game::Planes;
 use nn::NetEvaluator;
-use play::{Bot, Bundle, PlayError};
+use play::{Bot, Bundle, PlayError, Runtime};
 use std::path::Path;
 
 /// The seed of the searches' tie breaks: a fixed one makes the bots repeatable.
@@ -18,15 +18,18 @@ pub struct LoadedBots<G: Planes> {
 }
 
 /// Opens `path` (see [`Bundle::open`]) as a bot of game `G`, `count` times (at least once):
-/// one network per bot so that searches run side by side, each on the first GPU if there is
-/// one, else on the CPU.
-pub fn load_bots<G: Planes>(path: &Path, count: usize) -> Result<LoadedBots<G>, PlayError> {
+/// one network per bot so that searches run side by side, each on `runtime`.
+pub fn load_bots<G: Planes>(
+    path: &Path,
+    count: usize,
+    runtime: Runtime,
+) -> Result<LoadedBots<G>, PlayError> {
     let mut bots = Vec::new();
     let mut settings = None;
     for _ in 0..count.max(1) {
         let bundle = Bundle::<G>::open(path)?;
         settings = Some(bundle.settings.clone());
-        bots.push(Bot::new(bundle, nn::best_device(), SEED)?);
+        bots.push(Bot::new(bundle, runtime, SEED)?);
     }
     let settings = settings.expect("at least one bot was loaded");
     Ok(LoadedBots {

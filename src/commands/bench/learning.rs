@@ -418,7 +418,7 @@ fn learn<G: Planes>(
         run: run.root().to_owned(),
         seed: config.run.seed,
         training,
-        generation: bundle.checkpoint.provenance.generation,
+        generation: bundle.description.provenance.generation,
         bot_visits: bundle.settings.visits,
         matches,
         rating_cpu_seconds: super::cpu_seconds() - rating_cpu,

@@ -5,7 +5,7 @@ use crate::InputError;
 use crate::commands::registry::{GameWork, for_game};
 use clap::Args as ClapArgs;
 use game::{Evaluation, Evaluator, Planes};
-use nn::{EvaluatorSettings, NetEvaluator};
+use nn::NetEvaluator;
 use play::Bundle;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -56,15 +56,9 @@ fn measure<G: Planes>(args: &Args) -> anyhow::Result<()> {
     // thread its own evaluator.
     nn::set_intra_op_threads(1);
     let max_batch = *args.batch.iter().max().expect("clap gives at least one");
-    let mut torch = NetEvaluator::<G>::new(
-        bundle.checkpoint.network,
-        &options,
-        EvaluatorSettings {
-            max_batch,
-            bf16: false,
-            ..EvaluatorSettings::on(tch::Device::Cpu)
-        },
-    )?;
+    let mut torch = bundle
+        .evaluator(tch::Device::Cpu.into(), max_batch)
+        .map_err(input_error)?;
     let mut onnx = NetEvaluator::<G>::onnx(&model, &options, max_batch)?;
     let positions = game::playout::random_decision_positions::<G>(&options, max_batch, 30, 1);
     let mut rows = Vec::new();

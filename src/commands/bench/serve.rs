@@ -215,7 +215,7 @@ impl<G: Planes> BoardViewWork<G> for StartServer<'_> {
         let args = self.0;
         let searches = args.searches.unwrap_or_else(default_threads);
         nn::set_intra_op_threads(1);
-        let loaded = serve::load_bots::<G>(&args.bot, searches)
+        let loaded = serve::load_bots::<G>(&args.bot, searches, play::Runtime::default())
             .with_context(|| format!("loading the bot from {}", args.bot.display()))?;
         let app = serve::App::<G, _>::new(loaded.bots, loaded.options, args.visits);
         let (sender, receiver) = mpsc::channel();

@@ -12,10 +12,6 @@ use sidecar::NetConfig;
 use tch::nn::{self, ModuleT};
 use tch::{Device, Kind, Tensor};
 
-/// Logit given to illegal actions: finite, so that a zero target times its log-probability is
-/// zero rather than NaN, and still far below any real logit (also in bf16).
-pub const ILLEGAL_LOGIT: f64 = -1e9;
-
 /// A policy/value network together with the variables it owns.
 ///
 /// Fully convolutional: one set of weights runs on any grid; per-board quantities (mask, area)
