@@ -204,7 +204,12 @@ fn analysis_answers_every_query_under_way_with_the_error_and_exits() {
         "no analysis after the failure: {answers:?}"
     );
     assert_eq!(output.status.code(), Some(1));
-    assert_device_line(&last_error_line(&output), "ghast: analysis: ", "cpu", FAILING_PASS);
+    assert_device_line(
+        &last_error_line(&output),
+        "ghast: analysis: ",
+        "cpu",
+        FAILING_PASS,
+    );
 }
 
 #[test]
