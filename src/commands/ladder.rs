@@ -9,7 +9,7 @@ use super::train::config_error;
 use crate::InputError;
 use arena::PlayerSpec;
 use arena::ladder::{Ladder, LadderError, LadderEvent, LadderReport, LadderSettings};
-use arena::levels::{LevelSettings, LevelsEvent, rate_levels, spacing_problems};
+use arena::levels::{LevelSettings, rate_levels, spacing_problems};
 use clap::Args as ClapArgs;
 use game::Planes;
 use mcts::SearchConfig;
@@ -303,11 +303,11 @@ impl GameWork for RateLevels<'_> {
             &settings.game_options,
             &self.settings,
             &mut |event| match event {
-                LevelsEvent::Pairing { index, a, b, .. } => {
+                LadderEvent::Pairing { index, a, b, .. } => {
                     bar.reset();
                     bar.set_message(format!("({}/{pairings}) {a} vs {b}", index + 1));
                 }
-                LevelsEvent::Game(record) => {
+                LadderEvent::Game(record) => {
                     warn_forfeit(&bar, record);
                     bar.inc(1);
                 }

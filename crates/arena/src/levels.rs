@@ -5,8 +5,9 @@
 //! change.
 
 use crate::agent::Entrant;
+use crate::ladder::LadderEvent;
 use crate::rating::{BradleyTerry, RatingError, ResultTable};
-use crate::runner::{GameRecord, Match, MatchError, MatchSettings};
+use crate::runner::{Match, MatchError, MatchSettings};
 use crate::spec::PlayerSpec;
 use game::{Agent, AgentFailure, Planes};
 use play::{Bot, Bundle, Level, LevelRating, PlayError, Runtime};
@@ -35,17 +36,6 @@ pub enum LevelsError {
     Rating(#[from] RatingError),
     #[error("levels need at least one anchor to be rated against")]
     NoAnchors,
-}
-
-/// What happens as the levels are rated, for progress bars.
-pub enum LevelsEvent<'a> {
-    Pairing {
-        index: usize,
-        total: usize,
-        a: &'a str,
-        b: &'a str,
-    },
-    Game(&'a GameRecord),
 }
 
 /// The bundle in `dir` at one level, as a match entrant.
@@ -85,7 +75,7 @@ pub fn rate_levels<G: Planes>(
     anchors: &[PlayerSpec],
     options: &G::Options,
     settings: &LevelSettings,
-    on_event: &mut dyn FnMut(LevelsEvent),
+    on_event: &mut dyn FnMut(LadderEvent),
 ) -> Result<Vec<LevelRating>, LevelsError> {
     let first_anchor = anchors.first().ok_or(LevelsError::NoAnchors)?;
     let at_levels: Vec<AtLevel> = levels
@@ -112,7 +102,7 @@ pub fn rate_levels<G: Planes>(
     for (index, &(a, b)) in schedule.iter().enumerate() {
         let (a, b) = (entrants[a], entrants[b]);
         let (a_name, b_name) = (a.name(), b.name());
-        on_event(LevelsEvent::Pairing {
+        on_event(LadderEvent::Pairing {
             index,
             total: schedule.len(),
             a: &a_name,
@@ -131,7 +121,7 @@ pub fn rate_levels<G: Planes>(
             },
         };
         let result = game_match
-            .run(&mut |record| on_event(LevelsEvent::Game(record)))
+            .run(&mut |record| on_event(LadderEvent::Game(record)))
             .map_err(|source| LevelsError::Match {
                 a: a_name.clone(),
                 b: b_name.clone(),
