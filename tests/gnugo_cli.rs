@@ -60,7 +60,7 @@ fn pachi_spec() -> String {
 
 /// Plays `a` against GNU Go over two games, saving records in `records`; returns match.json.
 fn against_gnugo(a: &str, extra: &[&str], records: &Path) -> serde_json::Value {
-    against(&gnugo_spec(), "gnugo", a, extra, records)
+    against(&gnugo_spec(), "gnugo-level-1", a, extra, records)
 }
 
 /// Plays `a` against the GTP player `opponent`, which the arena names `gtp:NAME`, over two
@@ -98,7 +98,7 @@ fn against(
 
 /// Every game was played to its end by the rules (no forfeit), with Go's colour names, and
 /// replays through `ghast replay` with the command match.json gives; `opponent` is the GTP
-/// player's name in the records (`gtp:gnugo`), and a game it resigned has no result line.
+/// player's name in the records (`gtp:gnugo-level-1`), and a game it resigned has no result line.
 fn assert_whole_games(summary: &serde_json::Value, records: &Path, a: &str, opponent: &str) {
     let replay = common::replay_args(summary);
     assert_eq!(replay[..5], ["replay", "--game", "ghodak", "--size", "7"]);
@@ -133,7 +133,7 @@ fn a_bot_plays_whole_games_against(opponent: &str, name: &str) {
 
 #[test]
 fn a_ghodak_bot_plays_whole_games_against_gnugo() {
-    a_bot_plays_whole_games_against(&gnugo_spec(), "gnugo");
+    a_bot_plays_whole_games_against(&gnugo_spec(), "gnugo-level-1");
 }
 
 #[test]
@@ -152,7 +152,7 @@ fn gnugo_and_ghast_gtp_play_whole_games_over_gtp() {
         bot.display()
     );
     let summary = against_gnugo(&engine, &["--game", "ghodak", "--size", "7"], &records);
-    assert_whole_games(&summary, &records, "gtp:ghast", "gtp:gnugo");
+    assert_whole_games(&summary, &records, "gtp:ghast", "gtp:gnugo-level-1");
 }
 
 /// The whole-game check from the other side: Sabaki's own GTP library
@@ -270,7 +270,9 @@ fn a_ghodak_ladder_anchors_at_gnugo_where_the_path_has_it() {
     let without = tempfile::tempdir().unwrap();
     let (stdout, stderr) = ladder(without.path().as_os_str());
     assert!(
-        stderr.contains("gtp:gnugo is left out of the baselines: `gnugo` is not on the PATH"),
+        stderr.contains(
+            "gtp:gnugo-level-10 is left out of the baselines: `gnugo` is not on the PATH"
+        ),
         "{stderr}"
     );
     assert!(stdout.starts_with("3 new pairings played"), "{stdout}");
@@ -280,7 +282,7 @@ fn a_ghodak_ladder_anchors_at_gnugo_where_the_path_has_it() {
     let (stdout, stderr) = ladder(gnugo_folder().as_os_str());
     assert!(!stderr.contains("left out"), "{stderr}");
     assert!(stdout.starts_with("5 new pairings played"), "{stdout}");
-    for name in ["random", "uct:1000", "gtp:gnugo"] {
+    for name in ["random", "uct:1000", "gtp:gnugo-level-10"] {
         assert!(stdout.contains(&format!("\n{name} ")), "{name} in {stdout}");
     }
 }

@@ -1,7 +1,8 @@
 //! `ghast serve` end to end in a real browser: the binary serves a tiny random network, and
 //! headless Chromium (driven by playwright-core, tests/browser/play.mjs for Ghast,
 //! play-go.mjs for Ghodak, play-fakerghast.mjs for Fakerghast, play-vastuz.mjs for Vastuz and
-//! play-qast.mjs for Qast) plays moves by clicking and checks the page against the API.
+//! play-qast.mjs for Qast) plays moves by clicking and checks the page against the API. The
+//! Ghast bot is a bundle with levels of play, which the page offers in a menu.
 //!
 //! Needs `scripts/setup-browser.sh` (Chromium and playwright-core). Set `GHAST_SCREENSHOT`
 //! (Ghast), `GHODAK_SCREENSHOT`, `VASTUZ_SCREENSHOT` or `QAST_SCREENSHOT` to a path to keep
@@ -94,11 +95,63 @@ fn start_server(bot: &Path) -> (Killed, String) {
     (server, url)
 }
 
+/// The checkpoint `weights` exported as a bundle with two rated levels of play, as
+/// `ghast ladder --bot DIR --levels` writes them, for the page's level menu.
+fn bundle_with_levels(weights: &Path) -> PathBuf {
+    let bundle = weights.with_file_name("bot");
+    let exported = common::ghast(
+        &[
+            "export",
+            "--visits",
+            "16",
+            "--checkpoint",
+            weights.to_str().unwrap(),
+            "--out",
+            bundle.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(exported.status.success(), "{exported:?}");
+    let levels = "
+[[levels]]
+visits = 1
+temperature = 1.0
+random_moves = 0.5
+
+[levels.rating]
+elo = 120.0
+low = 60.0
+high = 180.0
+zero = \"random\"
+anchors = [\"random\", \"greedy\"]
+games = 80
+
+[[levels]]
+visits = 16
+
+[levels.rating]
+elo = 480.0
+low = 400.0
+high = 560.0
+zero = \"random\"
+anchors = [\"greedy\", \"uct:100\"]
+games = 80
+";
+    let file = bundle.join("bot.toml");
+    let settings = std::fs::read_to_string(&file).unwrap() + levels;
+    std::fs::write(&file, settings).unwrap();
+    bundle
+}
+
 #[test]
 fn a_person_can_play_against_the_bot_in_a_browser() {
     let temp = tempfile::tempdir().unwrap();
-    let bot = write_random_bot::<Ghast>(temp.path(), GhastOptions::default());
-    play_in_browser(&bot, "play.mjs", "GHAST_SCREENSHOT");
+    let weights = write_random_bot::<Ghast>(temp.path(), GhastOptions::default());
+    play_in_browser(
+        &bundle_with_levels(&weights),
+        "play.mjs",
+        "GHAST_SCREENSHOT",
+    );
 }
 
 #[test]

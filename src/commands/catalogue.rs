@@ -15,6 +15,9 @@ pub struct GameInfo {
     pub capabilities: Vec<&'static str>,
     /// The opponents `ghast ladder` rates against by default, weakest first.
     pub ladder_baselines: &'static [&'static str],
+    /// The anchors `ghast ladder --bot DIR --levels` rates levels of play against by
+    /// default, weakest first.
+    pub level_anchors: &'static [&'static str],
     /// The opponents `ghast bench learning` rates a run's bot against by default.
     pub strongest_opponents: &'static [&'static str],
 }
@@ -58,6 +61,7 @@ impl GameInfo {
             rules,
             capabilities,
             ladder_baselines: G::LADDER_BASELINES,
+            level_anchors: G::LEVEL_ANCHORS,
             strongest_opponents: G::STRONGEST_OPPONENTS,
         }
     }

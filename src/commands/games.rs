@@ -39,6 +39,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!("  can: train, rate, export; {capabilities}");
         println!("  ladder baselines: {}", game.ladder_baselines.join(", "));
         println!(
+            "  level anchors (ghast ladder --levels): {}",
+            game.level_anchors.join(", ")
+        );
+        println!(
             "  strongest opponents (ghast bench learning): {}",
             game.strongest_opponents.join(", ")
         );

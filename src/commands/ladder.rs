@@ -20,19 +20,24 @@ use train::{RunConfig, RunDir};
 #[derive(ClapArgs)]
 #[command(after_long_help = "\
 Levels of play: `ghast ladder --bot DIR --levels` rates the bundle at several strengths, \
-weakest first, the last its full strength (bot.toml's visits, the most visited move), against \
-the baselines, and writes them with their Elo and 95% intervals into DIR/bot.toml for \
-`ghast gtp --level N`. Every level plays every baseline and the levels next to it; the \
-baselines play each other; one Bradley-Terry fit rates them all, the first baseline at 0. It \
-then says which neighbours are less than 100 Elo apart or have overlapping intervals (play \
-more --games, or space the levels wider). A level is VISITS[:TEMPERATURE[:RANDOM]]: visits \
-per move, moves drawn by visits^(1/TEMPERATURE) (0: the most visited), and a share RANDOM \
-of moves played at random.
+the last its full strength (bot.toml's visits, the most visited move), against fixed anchors, \
+and writes them, weakest first by their measured Elo, with 95% intervals and the anchors they \
+were measured on, into DIR/bot.toml for `ghast gtp --level N` and the page's level menu. \
+The anchors are the game's own (`ghast games` lists them: for most games random, greedy and \
+uct:100 to uct:100000; for Ghodak random, uct:1000, GNU Go levels 0, 5 and 10 and Pachi) or \
+--baselines. Each level climbs the anchors, --games/4 games against each while it scores 90% \
+or more, then plays --games games against the first anchor it does not dominate and the one \
+below, and --games against the next level up; the anchors it reached play their neighbours; \
+one Bradley-Terry fit rates them all, the first anchor at 0. It then names neighbours less \
+than 100 Elo apart or with overlapping intervals (play more --games, or space the levels \
+wider). A level is VISITS[:TEMPERATURE[:RANDOM]]: visits per move, moves drawn from the \
+search's policy^(1/TEMPERATURE) (under Gumbel search its improved policy; 0: the most \
+visited), and a share RANDOM of moves played at random.
 
 Examples:
   ghast ladder --run runs/small --every 25
-  ghast ladder --bot models/ghast-size4 --levels --games 20
-  ghast ladder --bot models/ghast-size4 --levels 1:1:0.5,1:1,8:0.5,100:0.25")]
+  ghast ladder --bot models/ghast-size4 --levels --games 40
+  ghast ladder --bot models/ghast-size4 --levels 1:1:0.5,1:1,8,100 --baselines random,uct:1000")]
 pub struct Args {
     /// The training run's folder (checkpoints in RUN/models; results and plots go to
     /// RUN/ladder).
@@ -42,7 +47,7 @@ pub struct Args {
     #[arg(long, requires = "levels")]
     bot: Option<PathBuf>,
     /// The levels below the bundle's full strength, weakest first, comma separated, each
-    /// VISITS[:TEMPERATURE[:RANDOM]] [default: 1:1:0.5,1:1,8:0.5,V/8:0.25 with V the
+    /// VISITS[:TEMPERATURE[:RANDOM]] [default: 1:1:0.8,1:1:0.4,1:1,V/50 with V the
     /// bundle's visits].
     #[arg(long, num_args = 0..=1, default_missing_value = "", requires = "bot")]
     levels: Option<String>,
@@ -95,6 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             baselines,
             settings: LevelSettings {
                 games_per_pair: args.games,
+                probe_games: (args.games / 4).max(2),
                 threads: args.threads.unwrap_or_else(default_threads),
                 opening_moves: args.openings,
                 seed: args.seed,
@@ -159,11 +165,12 @@ fn parse_baselines<'a>(specs: impl Iterator<Item = &'a str>) -> anyhow::Result<V
     Ok(baselines)
 }
 
-/// The game's own baselines ([`game::Game::LADDER_BASELINES`]) less the external engines
-/// whose program is not on the PATH, each of those named on stderr.
-fn game_baselines<G: Planes>() -> anyhow::Result<Vec<PlayerSpec>> {
+/// The game's own players in `specs` (its [`game::Game::LADDER_BASELINES`] or
+/// [`game::Game::LEVEL_ANCHORS`]) less the external engines whose program is not on the
+/// PATH, each of those named on stderr.
+fn installed(specs: &[&str]) -> anyhow::Result<Vec<PlayerSpec>> {
     let search_path = std::env::var_os("PATH");
-    let mut baselines = parse_baselines(G::LADDER_BASELINES.iter().copied())?;
+    let mut baselines = parse_baselines(specs.iter().copied())?;
     baselines.retain(|spec| match spec.missing_program(search_path.as_deref()) {
         Some(program) => {
             eprintln!(
@@ -224,7 +231,7 @@ impl GameWork for Rate<'_> {
     fn run<G: Planes>(self) -> anyhow::Result<()> {
         let baselines = match self.baselines {
             Some(baselines) => baselines,
-            None => game_baselines::<G>()?,
+            None => installed(G::LADDER_BASELINES)?,
         };
         let settings = LadderSettings {
             search: bot_search::<G>(self.run)?,
@@ -290,22 +297,21 @@ impl GameWork for RateLevels<'_> {
         let mut settings = bundle.settings.clone();
         let mut levels = parse_levels(self.levels, settings.visits)?;
         levels.push(Level::full(settings.visits));
-        let baselines = match self.baselines {
-            Some(baselines) => baselines,
-            None => game_baselines::<G>()?,
+        let anchors = match self.baselines {
+            Some(anchors) => anchors,
+            None => installed(G::LEVEL_ANCHORS)?,
         };
-        let pairings = levels.len() * (baselines.len() + 1) + baselines.len() - 1;
         let bar = progress_bar(u64::from(self.settings.games_per_pair));
         let ratings = rate_levels::<G>(
             self.bot,
             &levels,
-            &baselines,
+            &anchors,
             &settings.game_options,
             &self.settings,
             &mut |event| match event {
-                LadderEvent::Pairing { index, a, b, .. } => {
+                LadderEvent::Pairing { index, total, a, b } => {
                     bar.reset();
-                    bar.set_message(format!("({}/{pairings}) {a} vs {b}", index + 1));
+                    bar.set_message(format!("({} of at most {total}) {a} vs {b}", index + 1));
                 }
                 LadderEvent::Game(record) => {
                     warn_forfeit(&bar, record);
@@ -315,13 +321,20 @@ impl GameWork for RateLevels<'_> {
         )
         .map_err(|error| input_error(error.to_string()))?;
         bar.finish_and_clear();
+        let full_strength = levels.len() - 1;
+        for (level, rating) in levels.iter_mut().zip(ratings) {
+            level.rating = Some(rating);
+        }
+        let full_elo = levels[full_strength].rating.as_ref().map(|r| r.elo);
+        levels.sort_by(|a, b| elo_of(a).total_cmp(&elo_of(b)));
         println!(
-            "{:<6}  {:>6}  {:>11}  {:>6}  {:>7}  {:>17}  {:>5}",
+            "{:<6}  {:>6}  {:>11}  {:>6}  {:>7}  {:>17}  {:>5}  anchors",
             "level", "visits", "temperature", "random", "Elo", "95% interval", "games"
         );
-        for (index, (level, rating)) in levels.iter_mut().zip(&ratings).enumerate() {
+        for (index, level) in levels.iter().enumerate() {
+            let rating = level.rating.as_ref().expect("every level was rated");
             println!(
-                "{:<6}  {:>6}  {:>11}  {:>6}  {:>+7.0}  [{:>+6.0}, {:>+6.0}]  {:>5}",
+                "{:<6}  {:>6}  {:>11}  {:>6}  {:>+7.0}  [{:>+6.0}, {:>+6.0}]  {:>5}  {}",
                 index + 1,
                 level.visits,
                 level.temperature,
@@ -329,11 +342,19 @@ impl GameWork for RateLevels<'_> {
                 rating.elo,
                 rating.low,
                 rating.high,
-                rating.games
+                rating.games,
+                rating.anchors.join(", ")
             );
-            level.rating = Some(rating.clone());
         }
-        println!("anchor: {} = 0", baselines[0]);
+        println!("anchor: {} = 0", anchors[0]);
+        if levels.last().map(elo_of) != full_elo {
+            println!(
+                "note: full strength ({} visits) is not the strongest level measured: the \
+                 levels above it are worth no more than noise (play more --games)",
+                settings.visits
+            );
+        }
+        let ratings: Vec<_> = levels.iter().filter_map(|l| l.rating.clone()).collect();
         for problem in spacing_problems(&ratings, LEVEL_GAP) {
             println!("note: {problem} (play more --games, or space the levels wider)");
         }
@@ -347,6 +368,11 @@ impl GameWork for RateLevels<'_> {
     }
 }
 
+/// A rated level's Elo (levels are rated before they are sorted).
+fn elo_of(level: &Level) -> f64 {
+    level.rating.as_ref().map_or(f64::NEG_INFINITY, |r| r.elo)
+}
+
 /// `--levels`: VISITS[:TEMPERATURE[:RANDOM]] entries, comma separated, weakest first; empty
 /// for the default levels below a bundle of `visits` visits.
 fn parse_levels(text: &str, visits: u32) -> anyhow::Result<Vec<Level>> {
@@ -357,11 +383,15 @@ fn parse_levels(text: &str, visits: u32) -> anyhow::Result<Vec<Level>> {
             random_moves,
             rating: None,
         };
+        // Measured on models/ghast-size4 (BENCHMARKS.md): a share of random moves spans the
+        // range below the network's own policy, and a small search the one between the
+        // policy's best move and full strength (the policy's draw and its best move are
+        // closer than 100 Elo).
         return Ok(vec![
-            level(1, 1.0, 0.5),
+            level(1, 1.0, 0.8),
+            level(1, 1.0, 0.4),
             level(1, 1.0, 0.0),
-            level(8, 0.5, 0.0),
-            level((visits / 8).max(16), 0.25, 0.0),
+            level((visits / 50).max(8), 0.0, 0.0),
         ]);
     }
     text.split(',')

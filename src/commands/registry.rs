@@ -115,21 +115,23 @@ mod tests {
     #[test]
     fn every_game_rates_against_player_specs_each_listed_once() {
         for info in catalogue() {
-            let specs: Vec<arena::PlayerSpec> = info
-                .ladder_baselines
-                .iter()
-                .map(|spec| {
-                    spec.parse()
-                        .unwrap_or_else(|e| panic!("{}: {e}", info.name))
-                })
-                .collect();
-            assert!(specs.len() >= 2, "{}: {specs:?}", info.name);
-            for (index, spec) in specs.iter().enumerate() {
-                assert!(
-                    !specs[..index].contains(spec),
-                    "{}: {spec} twice",
-                    info.name
-                );
+            for list in [info.ladder_baselines, info.level_anchors] {
+                let specs: Vec<arena::PlayerSpec> = list
+                    .iter()
+                    .map(|spec| {
+                        spec.parse()
+                            .unwrap_or_else(|e| panic!("{}: {e}", info.name))
+                    })
+                    .collect();
+                assert!(specs.len() >= 2, "{}: {specs:?}", info.name);
+                for (index, spec) in specs.iter().enumerate() {
+                    assert!(
+                        !specs[..index].iter().any(|s| s.name() == spec.name()),
+                        "{}: {} twice (players are told apart by name)",
+                        info.name,
+                        spec.name()
+                    );
+                }
             }
         }
     }

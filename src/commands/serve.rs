@@ -115,7 +115,8 @@ impl<G: Planes> BoardViewWork<G> for Serve {
             ))
         })?;
         let visits = args.visits.unwrap_or(loaded.visits);
-        let app = serve::App::<G, _>::new(loaded.bots, loaded.options, visits);
+        let app =
+            serve::App::<G, _>::new(loaded.bots, loaded.options, visits).with_levels(loaded.levels);
         let limits = serve::Limits {
             request_timeout: Duration::from_secs(args.request_timeout),
             max_connections: args.max_connections,

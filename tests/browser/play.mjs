@@ -56,6 +56,24 @@ try {
   const record = await (await page.request.get(`${url}api/record`)).text();
   assert.deepEqual(record.trim().split("\n"), (await state()).moves);
 
+  // The level menu lists the bundle's two rated levels and custom visits; a new game at
+  // level 1 plays at its visits and says what its Elo was measured against.
+  const levels = await page.locator("#level option").allTextContents();
+  assert.deepEqual(levels, ["1 · Elo +120 [+60, +180]", "2 (full strength) · Elo +480 [+400, +560]", "Custom visits"]);
+  assert.equal(await page.locator("#level").inputValue(), "", "the first game plays --visits");
+  assert.equal(await page.locator("#visits-label").isVisible(), true);
+  await page.selectOption("#level", "1");
+  assert.equal(await page.locator("#visits-label").isVisible(), false, "a level has its own visits");
+  assert.equal(await page.locator("#level-note").textContent(), "1 visit a move; Elo with random at 0, measured against random and greedy.");
+  await page.click("#new-game button[type=submit]");
+  await page.waitForFunction(() => document.querySelector("#moves").children.length === 0);
+  s = await state();
+  assert.equal(s.level, 1);
+  assert.equal(s.visits, 1);
+  await page.click('#board .cell[data-hex="f1"]');
+  await moveCount(2);
+  assert.equal((await state()).level, 1, "the level holds through the game");
+
   // Show a ghost tile under the pointer, then take the picture.
   const open = (await state()).board.cells.find((c) => c.open && c.y === 2);
   await page.hover(`#board .cell[data-hex="${open.name}"]`);

@@ -1,8 +1,8 @@
 //! A bundle's levels of play rated against fixed anchors (`ghast ladder --bot DIR --levels`):
-//! every level plays every anchor and the levels next to it, the anchors play each other, and
-//! one Bradley-Terry fit puts them all on the first anchor's scale. The bot has no human games
-//! to be calibrated on, so its levels are worth what they score against players that do not
-//! change.
+//! each level climbs the anchors to the ones near its strength and plays them and the levels
+//! next to it, the anchors it reached play each other, and one Bradley-Terry fit puts them
+//! all on the first anchor's scale. The bot has no human games to be calibrated on, so its
+//! levels are worth what they score against players that do not change.
 
 use crate::agent::Entrant;
 use crate::ladder::LadderEvent;
@@ -17,8 +17,11 @@ use thiserror::Error;
 /// How the levels' matches are played.
 #[derive(Clone, Debug)]
 pub struct LevelSettings {
-    /// Games of each pairing (even: each opening with both colours).
+    /// Games of a level against each of the two anchors that bracket it, and against the
+    /// next level up (even: each opening with both colours).
     pub games_per_pair: u32,
+    /// Games against each anchor a level climbs past on its way to its own.
+    pub probe_games: u32,
     pub threads: usize,
     pub opening_moves: usize,
     pub seed: u64,
@@ -67,8 +70,23 @@ impl<G: Planes> Entrant<G> for AtLevel<'_> {
     }
 }
 
-/// Rates `levels` (weakest first) of the bundle in `dir` against `anchors` in games of
-/// `options`, and returns each level's rating on the first anchor's scale.
+/// A level that scores at least this share against an anchor in its probe games goes on to
+/// the next anchor up: the games that place it are played where they say the most.
+const DOMINANT_SCORE: f64 = 0.9;
+
+/// Rates `levels` (weakest first) of the bundle in `dir` against `anchors` (weakest first)
+/// in games of `options`, and returns each level's rating on the first anchor's scale.
+///
+/// Games between far-apart players say little (a level that wins every game is only known
+/// to be above its opponent), so each level climbs the anchors: `probe_games` against one
+/// anchor after another while it scores [`DOMINANT_SCORE`] or more. It then plays
+/// `games_per_pair` games in all against the first anchor it does not dominate and the one
+/// below, each level plays the next one up, and the anchors that some level reached play
+/// their neighbours, so that one Bradley-Terry fit puts everyone on one scale. A level's
+/// interval holds the anchors' ratings as exact ([`BradleyTerry::fit_among_known`]): it says
+/// how well the level is placed among them, and so whether two levels are told apart, while
+/// the anchors' own uncertainty moves every level alike. The
+/// [`LadderEvent::Pairing`] events count against the most pairings this can take.
 pub fn rate_levels<G: Planes>(
     dir: &Path,
     levels: &[Level],
@@ -94,32 +112,123 @@ pub fn rate_levels<G: Planes>(
     for anchor in anchors {
         entrants.push(anchor);
     }
-    let schedule = schedule(levels.len(), anchors.len());
-    let mut table = ResultTable::new();
-    for entrant in &entrants {
-        table.add_player(&entrant.name());
+    let mut games = Games {
+        entrants: &entrants,
+        options,
+        settings,
+        table: ResultTable::new(),
+        played: 0,
+        most_pairings: most_pairings(levels.len(), anchors.len()),
+        on_event,
+    };
+    // The levels come first in the fit's results; an anchor joins once it has played.
+    for level in &at_levels {
+        games.table.add_player(&level.label());
     }
-    for (index, &(a, b)) in schedule.iter().enumerate() {
-        let (a, b) = (entrants[a], entrants[b]);
+    let anchor = |index: usize| levels.len() + index;
+    let mut reached = Vec::with_capacity(levels.len());
+    for level in 0..levels.len() {
+        let mut top = 0;
+        while top + 1 < anchors.len() {
+            let score = games.play(level, anchor(top), settings.probe_games)?;
+            if score < DOMINANT_SCORE {
+                break;
+            }
+            top += 1;
+        }
+        for bracket in top.saturating_sub(1)..=top {
+            let so_far = games.between(level, anchor(bracket));
+            let more = settings.games_per_pair.saturating_sub(so_far);
+            games.play(level, anchor(bracket), more)?;
+        }
+        reached.push(top);
+    }
+    for level in 1..levels.len() {
+        games.play(level - 1, level, settings.games_per_pair)?;
+    }
+    let highest = reached.iter().copied().max().unwrap_or(0);
+    for upper in 1..=highest {
+        games.play(anchor(upper - 1), anchor(upper), settings.games_per_pair)?;
+    }
+    let table = games.table;
+    let anchor_names: Vec<String> = anchors.iter().map(PlayerSpec::name).collect();
+    let ratings = BradleyTerry::new(&first_anchor.name()).fit_among_known(&table, &anchor_names)?;
+    Ok(ratings[..levels.len()]
+        .iter()
+        .zip(&reached)
+        .map(|(rating, &top)| LevelRating {
+            elo: rating.elo,
+            low: rating.lower,
+            high: rating.upper,
+            zero: first_anchor.name(),
+            anchors: anchors[top.saturating_sub(1)..=top]
+                .iter()
+                .map(PlayerSpec::name)
+                .collect(),
+            games: rating.games,
+        })
+        .collect())
+}
+
+/// The most pairings [`rate_levels`] can play: every level probes every anchor but the last
+/// and tops up two of them, neighbours meet, and so do the anchors.
+fn most_pairings(levels: usize, anchors: usize) -> usize {
+    levels * (anchors.saturating_sub(1) + 2) + levels.saturating_sub(1) + anchors - 1
+}
+
+/// The levels' matches so far, and what plays the next.
+struct Games<'a, G: Planes> {
+    entrants: &'a [&'a dyn Entrant<G>],
+    options: &'a G::Options,
+    settings: &'a LevelSettings,
+    table: ResultTable,
+    played: usize,
+    most_pairings: usize,
+    on_event: &'a mut dyn FnMut(LadderEvent<'_>),
+}
+
+impl<G: Planes> Games<'_, G> {
+    /// Games played so far between entrants `a` and `b`.
+    fn between(&self, a: usize, b: usize) -> u32 {
+        let (a, b) = (self.entrants[a].name(), self.entrants[b].name());
+        self.table
+            .pairs()
+            .filter(|&(x, y, _)| {
+                let (x, y) = (&self.table.players()[x], &self.table.players()[y]);
+                (*x == a && *y == b) || (*x == b && *y == a)
+            })
+            .map(|(_, _, wdl)| wdl.games())
+            .sum()
+    }
+
+    /// Plays `count` games (rounded up to an even number) of entrant `a` against `b`, records
+    /// them, and returns `a`'s share of the points (1 when no game was asked for).
+    fn play(&mut self, a: usize, b: usize, count: u32) -> Result<f64, LevelsError> {
+        if count == 0 {
+            return Ok(1.0);
+        }
+        let (a, b) = (self.entrants[a], self.entrants[b]);
         let (a_name, b_name) = (a.name(), b.name());
-        on_event(LadderEvent::Pairing {
-            index,
-            total: schedule.len(),
+        (self.on_event)(LadderEvent::Pairing {
+            index: self.played,
+            total: self.most_pairings,
             a: &a_name,
             b: &b_name,
         });
         let game_match = Match::<G> {
-            options: options.clone(),
+            options: self.options.clone(),
             a,
             b,
             settings: MatchSettings {
-                games: settings.games_per_pair,
-                threads: settings.threads,
-                opening_moves: settings.opening_moves,
+                games: count.next_multiple_of(2),
+                threads: self.settings.threads,
+                opening_moves: self.settings.opening_moves,
                 sprt: None,
-                seed: settings.seed.wrapping_add(index as u64),
+                seed: self.settings.seed.wrapping_add(self.played as u64),
             },
         };
+        self.played += 1;
+        let on_event = &mut *self.on_event;
         let result = game_match
             .run(&mut |record| on_event(LadderEvent::Game(record)))
             .map_err(|source| LevelsError::Match {
@@ -127,40 +236,9 @@ pub fn rate_levels<G: Planes>(
                 b: b_name.clone(),
                 source,
             })?;
-        table.record(&a_name, &b_name, result.wdl);
+        self.table.record(&a_name, &b_name, result.wdl);
+        Ok(result.wdl.points() / f64::from(result.wdl.games().max(1)))
     }
-    let ratings = BradleyTerry::new(&first_anchor.name()).fit(&table)?;
-    let anchor_names: Vec<String> = anchors.iter().map(PlayerSpec::name).collect();
-    Ok(ratings[..levels.len()]
-        .iter()
-        .map(|rating| LevelRating {
-            elo: rating.elo,
-            low: rating.lower,
-            high: rating.upper,
-            anchors: anchor_names.clone(),
-            games: rating.games,
-        })
-        .collect())
-}
-
-/// The pairings of `levels` levels (entrants `0..levels`, weakest first) and `anchors`
-/// anchors (the entrants after them): every level against every anchor, each level against
-/// the next one up, and each anchor against the next one, so that adjacent levels are told
-/// apart by their own games and the anchors share one scale.
-fn schedule(levels: usize, anchors: usize) -> Vec<(usize, usize)> {
-    let mut pairs = Vec::new();
-    for level in 0..levels {
-        for anchor in 0..anchors {
-            pairs.push((level, levels + anchor));
-        }
-    }
-    for level in 1..levels {
-        pairs.push((level - 1, level));
-    }
-    for anchor in 1..anchors {
-        pairs.push((levels + anchor - 1, levels + anchor));
-    }
-    pairs
 }
 
 /// Where adjacent levels are not told apart: fewer than `min_gap` Elo between them, or 95%
@@ -193,24 +271,12 @@ pub fn spacing_problems(ratings: &[LevelRating], min_gap: f64) -> Vec<String> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn every_level_meets_every_anchor_and_its_neighbours() {
-        let pairs = schedule(3, 2);
-        // Levels 0..3, anchors 3 and 4.
-        for level in 0..3 {
-            assert!(pairs.contains(&(level, 3)) && pairs.contains(&(level, 4)));
-        }
-        assert!(pairs.contains(&(0, 1)) && pairs.contains(&(1, 2)));
-        assert!(!pairs.contains(&(0, 2)), "only neighbours: {pairs:?}");
-        assert!(pairs.contains(&(3, 4)));
-        assert_eq!(pairs.len(), 3 * 2 + 2 + 1);
-    }
-
     fn rated(elo: f64, half_width: f64) -> LevelRating {
         LevelRating {
             elo,
             low: elo - half_width,
             high: elo + half_width,
+            zero: "random".into(),
             anchors: vec!["random".into()],
             games: 40,
         }

@@ -75,7 +75,7 @@ impl PlayerSpec {
     }
 
     /// The label used in tables, ratings and file names: `random`, `uct:200`,
-    /// `gen-0003@64`, `gtp:my-engine`.
+    /// `gen-0003@64`, `gtp:my-engine`, `gtp:gnugo-level-5` (an engine's `--level`).
     pub fn name(&self) -> String {
         let file_stem = |path: &PathBuf| {
             path.file_stem().map_or_else(
@@ -98,7 +98,10 @@ impl PlayerSpec {
             } => format!("{}@{visits}", file_stem(dir)),
             PlayerSpec::Gtp { command } => {
                 let program = PathBuf::from(&command[0]);
-                format!("gtp:{}", file_stem(&program))
+                match level_argument(&command[1..]) {
+                    Some(level) => format!("gtp:{}-level-{level}", file_stem(&program)),
+                    None => format!("gtp:{}", file_stem(&program)),
+                }
             }
         }
     }
@@ -179,6 +182,18 @@ fn positive(text: &str) -> Result<u32, String> {
         .ok_or_else(|| format!("must be a whole number >= 1, got `{text}`"))
 }
 
+/// The value of a `--level N` (or `--level=N`) argument, which engines such as GNU Go take
+/// for their strength: one engine at two levels is two players, with two names.
+fn level_argument(arguments: &[String]) -> Option<&str> {
+    arguments.iter().enumerate().find_map(|(index, argument)| {
+        if argument == "--level" {
+            arguments.get(index + 1).map(String::as_str)
+        } else {
+            argument.strip_prefix("--level=")
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,6 +225,16 @@ mod tests {
             })
         );
         assert_eq!(parse("uct:200").unwrap().name(), "uct:200");
+        assert_eq!(
+            parse("gtp:/usr/games/gnugo --mode gtp --level 5")
+                .unwrap()
+                .name(),
+            "gtp:gnugo-level-5"
+        );
+        assert_eq!(
+            parse("gtp:gnugo --level=0").unwrap().name(),
+            "gtp:gnugo-level-0"
+        );
         assert_eq!(
             parse("gtp:/usr/bin/engine -x").unwrap().name(),
             "gtp:engine"

@@ -104,6 +104,19 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     const LADDER_BASELINES: &'static [&'static str] =
         &["random", "greedy", "uct:1000", "uct:10000"];
 
+    /// The fixed opponents that `ghast ladder --bot DIR --levels` rates a bundle's levels of
+    /// play against unless told otherwise, as `ghast arena` player specs, weakest first and
+    /// spaced closely enough that every level, from nearly random to full strength, finds
+    /// one near it: a level is placed by the games against its nearest anchors.
+    const LEVEL_ANCHORS: &'static [&'static str] = &[
+        "random",
+        "greedy",
+        "uct:100",
+        "uct:1000",
+        "uct:10000",
+        "uct:100000",
+    ];
+
     /// The opponents `ghast bench learning` rates a run's bot against unless told otherwise,
     /// as `ghast arena` player specs: the strongest independent players the game has, at
     /// strengths that tell good bots apart, as the strength goals are set against them.

@@ -31,6 +31,18 @@ impl Game for Ghodak {
         "gtp:gnugo --mode gtp --chinese-rules --capture-all-dead --level 10",
     ];
 
+    /// Random play, then GNU Go from its weakest level to its default, then Pachi at 10,000
+    /// playouts: the levels of a 9x9 bot run from a beginner's to above GNU Go. The engines
+    /// are left out where they are not installed.
+    const LEVEL_ANCHORS: &'static [&'static str] = &[
+        "random",
+        "uct:1000",
+        "gtp:gnugo --mode gtp --chinese-rules --capture-all-dead --level 0",
+        "gtp:gnugo --mode gtp --chinese-rules --capture-all-dead --level 5",
+        "gtp:gnugo --mode gtp --chinese-rules --capture-all-dead --level 10",
+        "gtp:.tools/pachi/bin/pachi -r chinese -t =10000 -s 1 threads=1,pass_all_alive",
+    ];
+
     /// GNU Go at level 10, and Pachi 11.99 at 10,000 playouts a move (built by
     /// scripts/setup-engines.sh into .tools/pachi, a path from the repository's root): the
     /// yardsticks of the 9x9 goals.

@@ -41,6 +41,11 @@ pub struct MoveStats {
     pub text: String,
     pub visits: u32,
     pub prior: f32,
+    /// The search's policy for the move, summing to 1 over the root: under Gumbel search
+    /// the improved policy (the prior moved by the move's completed value), otherwise its
+    /// share of the visits (the prior where no move was visited). What a level of play draws
+    /// its moves from.
+    pub policy: f32,
     /// Mean game value after the move (win minus loss probability, no score term), for the
     /// side to move, in [-1, 1]; `None` if unvisited.
     pub value: Option<f32>,
@@ -124,7 +129,11 @@ impl<G: Planes> Bundle<G> {
 
 impl Level {
     /// The move to play from `analysis`: the best at full strength; else, with probability
-    /// `random_moves`, any legal move, otherwise one drawn by visits^(1/temperature).
+    /// `random_moves`, any legal move, otherwise one drawn by policy^(1/temperature) from the
+    /// search's policy ([`MoveStats::policy`]). Under Gumbel search that is the improved
+    /// policy, not the visits: sequential halving spreads a few visits nearly evenly over its
+    /// candidates, so drawing by visits would play a small search's worst candidate as often
+    /// as its best.
     pub fn choose(&self, analysis: &Analysis, rng: &mut impl Rng) -> usize {
         let moves = &analysis.moves;
         if self.random_moves > 0.0 && rng.random::<f32>() < self.random_moves {
@@ -135,7 +144,7 @@ impl Level {
         }
         let weights: Vec<f64> = moves
             .iter()
-            .map(|stats| f64::from(stats.visits).powf(1.0 / f64::from(self.temperature)))
+            .map(|stats| f64::from(stats.policy).powf(1.0 / f64::from(self.temperature)))
             .collect();
         let total: f64 = weights.iter().sum();
         if !(total.is_finite() && total > 0.0) {
@@ -257,6 +266,17 @@ impl<G: Game, E: Evaluator<G>> Bot<G, E> {
             }
         };
         let tree = self.search.tree().expect("a search that ran has a tree");
+        // A one-visit PUCT search visits no move: its policy is then the network's.
+        let policy = tree.policy_target();
+        let policy_of = |action: usize, prior: f32| {
+            if policy.is_empty() {
+                return prior;
+            }
+            policy
+                .iter()
+                .find(|&&(a, _)| a == action)
+                .map_or(0.0, |&(_, p)| p)
+        };
         let mut moves: Vec<MoveStats> = tree
             .root_children()
             .map(|child| MoveStats {
@@ -264,6 +284,7 @@ impl<G: Game, E: Evaluator<G>> Bot<G, E> {
                 text: game.action_to_string(child.action),
                 visits: child.visits,
                 prior: child.prior,
+                policy: policy_of(child.action, child.prior),
                 value: child.game_value,
             })
             .collect();

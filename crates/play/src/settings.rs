@@ -44,8 +44,8 @@ pub struct BotSettings<O> {
 pub struct Level {
     /// Visits per move.
     pub visits: u32,
-    /// Moves are drawn with probability proportional to visits^(1/temperature); 0 plays the
-    /// most visited.
+    /// Moves are drawn with probability proportional to the search's policy^(1/temperature)
+    /// (under Gumbel search the improved policy); 0 plays the most visited.
     #[serde(default)]
     pub temperature: f32,
     /// The share of moves played uniformly at random among the legal ones, in [0, 1].
@@ -63,7 +63,10 @@ pub struct LevelRating {
     pub elo: f64,
     pub low: f64,
     pub high: f64,
-    /// The anchors it played, by their `ghast arena` names; the first is rated 0.
+    /// The player rated 0 on this scale (the ladder's first anchor, usually `random`).
+    pub zero: String,
+    /// The anchors that placed it (the nearest ones it played), by their `ghast arena`
+    /// names.
     pub anchors: Vec<String>,
     /// Games it played, all anchors together.
     pub games: u32,

@@ -4,7 +4,7 @@
 //! | request              | body                                  | reply                 |
 //! |----------------------|---------------------------------------|-----------------------|
 //! | `GET /api/state`     |                                       | [`State`]             |
-//! | `POST /api/new`      | `{"human": "orange", "visits": 200, "size": 6}` (all optional) | [`State`] |
+//! | `POST /api/new`      | `{"human": "orange", "visits": 200, "size": 6}` or `"level": 3` for `"visits"` (all optional) | [`State`] |
 //! | `POST /api/play`     | `{"move": "f1:3"}` (Ghodak: `"D4"`)   | [`State`]             |
 //! | `POST /api/bot`      |                                       | [`State`]             |
 //! | `POST /api/undo`     |                                       | [`State`]             |
@@ -26,7 +26,7 @@ use crate::sessions::Sessions;
 use crate::view::State;
 use game::{Agent, AgentFailure, BoardView, Choice, DeviceError, Referee, Side};
 use mcts::Evaluator;
-use play::PlayError;
+use play::{Level, PlayError};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use std::sync::{Mutex, OnceLock, PoisonError};
@@ -85,7 +85,10 @@ impl Reply {
 pub struct NewGame {
     /// The human's colour.
     pub human: Option<String>,
+    /// Visits per move of a bot that plays its most visited move (no level).
     pub visits: Option<u32>,
+    /// One of the bot's levels of play (1 is the weakest), instead of `visits`.
+    pub level: Option<usize>,
     pub size: Option<i64>,
 }
 
@@ -121,6 +124,8 @@ pub struct App<G: BoardView, E> {
     options: G::Options,
     /// Visits per move of a new client's first game.
     visits: u32,
+    /// The bot's levels of play, weakest first (from its `bot.toml`).
+    levels: Vec<Level>,
     sessions: Mutex<Sessions<Session<G>>>,
     /// The device's failure, once a search met it: the server stops after answering it.
     failure: OnceLock<DeviceError>,
@@ -134,9 +139,16 @@ impl<G: BoardView, E: Evaluator<G>> App<G, E> {
             bots,
             options,
             visits: visits.clamp(1, MAX_VISITS),
+            levels: Vec::new(),
             sessions: Mutex::new(Sessions::new(MAX_SESSIONS)),
             failure: OnceLock::new(),
         }
+    }
+
+    /// The server with the bot's levels of play, weakest first, which a new game may choose
+    /// and the page lists with their Elo.
+    pub fn with_levels(self, levels: Vec<Level>) -> Self {
+        App { levels, ..self }
     }
 
     /// The failure of the bots' device, once a search met it: every search fails from then
@@ -177,14 +189,14 @@ impl<G: BoardView, E: Evaluator<G>> App<G, E> {
     fn route(&self, id: &str, method: &str, path: &str, body: &str) -> Result<Reply, Reply> {
         match (method, path) {
             ("GET", "/") => Ok(Reply::text("text/html; charset=utf-8", assets::PAGE)),
-            ("GET", "/api/state") => self.read(id, |session, _| state(session)),
+            ("GET", "/api/state") => self.read(id, |session, _| self.state(session)),
             ("GET", "/api/record") => self.read(id, |session, _| Ok(record(session))),
             ("POST", "/api/new") => self.new_game(id, parse(body)?),
             ("POST", "/api/play") => self.play(id, parse(body)?),
             ("POST", "/api/bot") => self.bot_move(id),
             ("POST", "/api/undo") => self.change(id, |session, _| {
                 session.undo();
-                state(session)
+                self.state(session)
             }),
             ("POST", "/api/analyse") => self.analyse(id, parse(body)?),
             (
@@ -227,6 +239,13 @@ impl<G: BoardView, E: Evaluator<G>> App<G, E> {
 
     fn new_game(&self, id: &str, new: NewGame) -> Result<Reply, Reply> {
         let visits = new.visits.map(checked_visits).transpose()?;
+        let level = new.level.map(|number| self.level(number)).transpose()?;
+        if visits.is_some() && level.is_some() {
+            return Err(Reply::error(
+                400,
+                "give a level or visits, not both: a level has its own visits",
+            ));
+        }
         let human = new.human.as_deref().map(side_named::<G>).transpose()?;
         // The rest of the options stay the bot's (a move limit that follows the board size
         // follows it here too).
@@ -241,10 +260,48 @@ impl<G: BoardView, E: Evaluator<G>> App<G, E> {
         self.change(id, |session, _| {
             let options = options.unwrap_or_else(|| session.game().options().clone());
             let human = human.unwrap_or(session.human());
+            // A game keeps the last game's level unless told visits, and its visits.
+            let level = match (level, visits) {
+                (Some((number, _)), _) => Some(number),
+                (None, Some(_)) => None,
+                (None, None) => session.level(),
+            };
             let visits = visits.unwrap_or(session.visits());
-            *session = Session::new(&options, human, visits, rand::random());
-            state(session)
+            let fresh = Session::new(&options, human, visits, rand::random());
+            *session = match level {
+                Some(number) => fresh.with_level(number, self.levels[number - 1].visits),
+                None => fresh,
+            };
+            self.state(session)
         })
+    }
+
+    /// Level `number` of the bot (1 is the weakest), or the error that says which there are.
+    fn level(&self, number: usize) -> Result<(usize, &Level), Reply> {
+        match number
+            .checked_sub(1)
+            .and_then(|index| self.levels.get(index))
+        {
+            Some(level) => Ok((number, level)),
+            None if self.levels.is_empty() => Err(Reply::error(
+                400,
+                format!(
+                    "level {number}: this bot has no levels of play (`ghast ladder --bot DIR \
+                     --levels` rates them)"
+                ),
+            )),
+            None => Err(Reply::error(
+                400,
+                format!(
+                    "level {number}: the bot has levels 1 to {}",
+                    self.levels.len()
+                ),
+            )),
+        }
+    }
+
+    fn state(&self, session: &Session<G>) -> Result<Reply, Reply> {
+        Ok(Reply::json(&State::of(session, &self.levels)))
     }
 
     fn play(&self, id: &str, play: Play) -> Result<Reply, Reply> {
@@ -256,7 +313,7 @@ impl<G: BoardView, E: Evaluator<G>> App<G, E> {
             session
                 .play(action)
                 .map_err(|error| Reply::error(400, error))?;
-            state(session)
+            self.state(session)
         })
     }
 
@@ -264,13 +321,15 @@ impl<G: BoardView, E: Evaluator<G>> App<G, E> {
     /// search started. A move of several actions (a Fakerghast pair) is searched action by
     /// action and played whole.
     fn bot_move(&self, id: &str) -> Result<Reply, Reply> {
-        let (game, visits, revision) = self.read(id, |session, revision| {
-            Ok((ongoing(session)?, session.visits(), revision))
+        let (game, visits, level, revision) = self.read(id, |session, revision| {
+            let level = session.level().map(|number| &self.levels[number - 1]);
+            Ok((ongoing(session)?, session.visits(), level, revision))
         })?;
         let mut referee = Referee::new(game);
         let mut bot = PoolAgent {
             app: self,
             visits,
+            level,
             error: None,
         };
         if let Err(failure) = referee.take_move(&mut bot) {
@@ -285,7 +344,7 @@ impl<G: BoardView, E: Evaluator<G>> App<G, E> {
                     .play(action)
                     .map_err(|error| Reply::error(500, error))?;
             }
-            state(session)
+            self.state(session)
         })
     }
 
@@ -301,7 +360,13 @@ impl<G: BoardView, E: Evaluator<G>> App<G, E> {
                     "in a game with hidden information only your own move can be analysed",
                 ));
             }
-            Ok((game, requested.unwrap_or(session.visits())))
+            // A level's few visits would make a poor analysis: it searches as the bot at
+            // full strength does.
+            let visits = match session.level() {
+                Some(_) => self.visits,
+                None => session.visits(),
+            };
+            Ok((game, requested.unwrap_or(visits)))
         })?;
         let search = self.search(&game, visits)?;
         Ok(Reply::json(&Analysis::of(&game, &search)))
@@ -319,11 +384,13 @@ impl<G: BoardView, E: Evaluator<G>> App<G, E> {
     }
 }
 
-/// A free bot of the pool as the referee's agent, searching `visits` per action; a failed
-/// search is kept as the reply to give.
+/// A free bot of the pool as the referee's agent, searching `visits` per action and choosing
+/// as `level` does (the most visited move without one); a failed search is kept as the reply
+/// to give.
 struct PoolAgent<'a, G: BoardView, E> {
     app: &'a App<G, E>,
     visits: u32,
+    level: Option<&'a Level>,
     error: Option<Reply>,
 }
 
@@ -334,7 +401,10 @@ impl<G: BoardView, E: Evaluator<G>> Agent<G> for PoolAgent<'_, G, E> {
 
     fn choose(&mut self, game: &G) -> Result<Choice, AgentFailure> {
         match self.app.search(game, self.visits) {
-            Ok(analysis) => Ok(Choice::Play(analysis.best)),
+            Ok(analysis) => Ok(Choice::Play(match self.level {
+                Some(level) => level.choose(&analysis, &mut rand::rng()),
+                None => analysis.best,
+            })),
             Err(reply) => {
                 self.error = Some(reply);
                 Err(AgentFailure::Lost("the search failed".to_owned()))
@@ -402,10 +472,6 @@ fn record<G: BoardView>(session: &Session<G>) -> Reply {
         download: Some(format!("{}{size}.txt", G::NAME)),
         ..Reply::text("text/plain; charset=utf-8", session.record())
     }
-}
-
-fn state<G: BoardView>(session: &Session<G>) -> Result<Reply, Reply> {
-    Ok(Reply::json(&State::of(session)))
 }
 
 fn checked_visits(visits: u32) -> Result<u32, Reply> {

@@ -4,17 +4,19 @@
 use crate::bot::BotPool;
 use game::Planes;
 use nn::NetEvaluator;
-use play::{Bot, Bundle, PlayError, Runtime};
+use play::{Bot, Bundle, Level, PlayError, Runtime};
 use std::path::Path;
 
 /// The seed of the searches' tie breaks: a fixed one makes the bots repeatable.
 const SEED: u64 = 7;
 
-/// The bots ready to search, with the game options and visits their bundle asks for.
+/// The bots ready to search, with the game options, visits and levels of play their bundle
+/// has.
 pub struct LoadedBots<G: Planes> {
     pub bots: BotPool<G, NetEvaluator<G>>,
     pub options: G::Options,
     pub visits: u32,
+    pub levels: Vec<Level>,
 }
 
 /// Opens `path` (see [`Bundle::open`]) as a bot of game `G`, `count` times (at least once):
@@ -36,5 +38,6 @@ pub fn load_bots<G: Planes>(
         bots: BotPool::new(bots),
         options: settings.game_options,
         visits: settings.visits,
+        levels: settings.levels,
     })
 }

@@ -8,6 +8,9 @@ use game::{ChanceStream, Game, Mover, Referee, Side};
 pub struct Session<G: Game> {
     human: Side,
     visits: u32,
+    /// The bot's level of play (1 is the weakest), whose visits `visits` holds; `None`: the
+    /// most visited move at `visits`.
+    level: Option<usize>,
     referee: Referee<G>,
     /// Where chance's outcomes (a roll of the dice) come from in this game.
     chance: ChanceStream,
@@ -29,6 +32,7 @@ impl<G: Game> Session<G> {
         let mut session = Session {
             human,
             visits,
+            level: None,
             referee: Referee::new(G::new(options)),
             chance: ChanceStream::new(chance_seed),
         };
@@ -43,6 +47,20 @@ impl<G: Game> Session<G> {
     /// Visits the bot searches per move.
     pub fn visits(&self) -> u32 {
         self.visits
+    }
+
+    /// This game against level `level` (1 is the weakest) of `visits` visits.
+    pub fn with_level(self, level: usize, visits: u32) -> Self {
+        Session {
+            level: Some(level),
+            visits,
+            ..self
+        }
+    }
+
+    /// The level the bot plays at, if one was chosen.
+    pub fn level(&self) -> Option<usize> {
+        self.level
     }
 
     /// The current position.

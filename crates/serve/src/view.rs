@@ -4,6 +4,7 @@
 
 use crate::session::Session;
 use game::{BoardView, Effect, Outcome, Side, colour_name};
+use play::Level;
 use serde::Serialize;
 
 #[derive(Debug, Serialize)]
@@ -21,6 +22,10 @@ pub struct State<G: BoardView> {
     pub to_move: &'static str,
     pub human: &'static str,
     pub visits: u32,
+    /// The level of play chosen for this game (1 is the weakest), if one was.
+    pub level: Option<usize>,
+    /// The bot's levels of play, weakest first, for the page's menu.
+    pub levels: Vec<LevelView>,
     /// The page asks the bot to move when this is set.
     pub bot_to_move: bool,
     pub can_pass: bool,
@@ -30,6 +35,35 @@ pub struct State<G: BoardView> {
     pub scores: [f32; 2],
     pub result: Option<GameEnd>,
     pub moves: Vec<String>,
+}
+
+/// One level of play as the menu shows it: its search, and its Elo where the ladder
+/// measured it.
+#[derive(Debug, Serialize)]
+pub struct LevelView {
+    pub visits: u32,
+    /// Elo on the scale of its anchors (the first is 0), with a 95% interval.
+    pub elo: Option<f64>,
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+    /// The player rated 0 on that scale.
+    pub zero: Option<String>,
+    /// The anchors the Elo was measured against, by their `ghast arena` names.
+    pub anchors: Vec<String>,
+}
+
+impl LevelView {
+    fn of(level: &Level) -> LevelView {
+        let rating = level.rating.as_ref();
+        LevelView {
+            visits: level.visits,
+            elo: rating.map(|r| r.elo),
+            low: rating.map(|r| r.low),
+            high: rating.map(|r| r.high),
+            zero: rating.map(|r| r.zero.clone()),
+            anchors: rating.map(|r| r.anchors.clone()).unwrap_or_default(),
+        }
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -51,7 +85,8 @@ pub struct GameEnd {
 }
 
 impl<G: BoardView> State<G> {
-    pub fn of(session: &Session<G>) -> State<G> {
+    /// The state of `session` against a bot with `levels`.
+    pub fn of(session: &Session<G>, levels: &[Level]) -> State<G> {
         let game = session.game();
         let to_move = game.to_move();
         let outcome = game.outcome();
@@ -64,6 +99,8 @@ impl<G: BoardView> State<G> {
             to_move: colour_name::<G>(to_move),
             human: colour_name::<G>(session.human()),
             visits: session.visits(),
+            level: session.level(),
+            levels: levels.iter().map(LevelView::of).collect(),
             bot_to_move: outcome.is_none() && to_move != session.human(),
             // `pass` is GTP's word for passing, which every GtpGame reads.
             can_pass: outcome.is_none() && game.parse_action("pass").is_ok(),

@@ -205,6 +205,116 @@ fn new_game_checks_its_settings() {
     assert_eq!(state["bot_to_move"], true, "Orange, the bot, opens");
 }
 
+/// Level 1 plays at random, level 2 is the bot's 8 visits.
+fn app_with_levels() -> App<Ghast, UniformEvaluator> {
+    let rated = |elo: f64| play::LevelRating {
+        elo,
+        low: elo - 50.0,
+        high: elo + 50.0,
+        zero: "random".into(),
+        anchors: vec!["random".into(), "greedy".into()],
+        games: 40,
+    };
+    app().with_levels(vec![
+        play::Level {
+            visits: 1,
+            temperature: 0.0,
+            random_moves: 1.0,
+            rating: Some(rated(0.0)),
+        },
+        play::Level {
+            rating: Some(rated(400.0)),
+            ..play::Level::full(8)
+        },
+    ])
+}
+
+/// The bot's opening moves (the human plays Blue) over `games` new games.
+fn bot_openings(app: &App<Ghast, UniformEvaluator>, browser: &mut Browser, new: &str) -> usize {
+    let mut openings = std::collections::BTreeSet::new();
+    for _ in 0..12 {
+        let (status, _) = browser.call(app, "POST", "/api/new", new);
+        assert_eq!(status, 200);
+        let (status, state) = browser.call(app, "POST", "/api/bot", "");
+        assert_eq!(status, 200, "{state}");
+        openings.insert(state["moves"][0].as_str().unwrap().to_owned());
+    }
+    openings.len()
+}
+
+#[test]
+fn a_new_game_picks_a_level_that_the_state_lists_with_its_elo() {
+    let app = app_with_levels();
+    let mut browser = Browser::default();
+    let (_, state) = browser.call(&app, "GET", "/api/state", "");
+    assert_eq!(state["level"], Value::Null);
+    assert_eq!(state["levels"].as_array().unwrap().len(), 2);
+    assert_eq!(state["levels"][1]["elo"], 400.0);
+    assert_eq!(state["levels"][1]["high"], 450.0);
+    assert_eq!(state["levels"][1]["visits"], 8);
+    assert_eq!(state["levels"][1]["zero"], "random");
+    assert_eq!(
+        state["levels"][0]["anchors"],
+        serde_json::json!(["random", "greedy"])
+    );
+
+    let (status, state) =
+        browser.call(&app, "POST", "/api/new", r#"{"human": "blue", "level": 1}"#);
+    assert_eq!(status, 200);
+    assert_eq!(
+        (state["level"].clone(), state["visits"].clone()),
+        (1.into(), 1.into())
+    );
+    let (_, analysis) = browser.call(&app, "POST", "/api/analyse", "");
+    assert_eq!(
+        analysis["visits"], 8,
+        "the analysis searches at full strength, not at the level's visits"
+    );
+    assert!(
+        bot_openings(&app, &mut browser, "{}") > 1,
+        "level 1 plays at random, and a new game keeps the level"
+    );
+    let (_, state) = browser.call(&app, "POST", "/api/new", r#"{"visits": 8}"#);
+    assert_eq!(state["level"], Value::Null, "visits leave the levels");
+    assert_eq!(
+        bot_openings(&app, &mut browser, "{}"),
+        1,
+        "without a level the bot plays its most visited move"
+    );
+    let (_, state) = browser.call(&app, "POST", "/api/new", r#"{"level": 2}"#);
+    assert_eq!(
+        (state["level"].clone(), state["visits"].clone()),
+        (2.into(), 8.into())
+    );
+}
+
+#[test]
+fn a_level_the_bot_does_not_have_is_refused() {
+    let with_levels = app_with_levels();
+    let without_levels = app();
+    let app = &with_levels;
+    let mut browser = Browser::default();
+    assert_eq!(
+        browser.error(app, "/api/new", r#"{"level": 3}"#),
+        (400, "level 3: the bot has levels 1 to 2".to_string())
+    );
+    assert_eq!(browser.error(app, "/api/new", r#"{"level": 0}"#).0, 400);
+    assert_eq!(
+        browser.error(app, "/api/new", r#"{"level": 1, "visits": 4}"#),
+        (
+            400,
+            "give a level or visits, not both: a level has its own visits".to_string()
+        )
+    );
+    let (status, message) =
+        Browser::default().error(&without_levels, "/api/new", r#"{"level": 1}"#);
+    assert_eq!(status, 400);
+    assert!(
+        message.contains("this bot has no levels of play"),
+        "{message}"
+    );
+}
+
 #[test]
 fn analysis_spreads_the_policy_over_the_open_hexes() {
     let app = app();

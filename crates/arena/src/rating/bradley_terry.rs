@@ -87,23 +87,34 @@ impl BradleyTerry {
     /// Rates every player in `table`, in the table's player order.
     pub fn fit(&self, table: &ResultTable) -> Result<Vec<Rating>, RatingError> {
         let fit = self.fit_natural(table)?;
-        let games = table.games_per_player();
-        Ok(table
-            .players()
+        Ok(ratings(table, &fit.theta, &fit.variance))
+    }
+
+    /// Rates every player as [`BradleyTerry::fit`] does, but with the intervals of all but
+    /// the `known` players (and the anchor) taken as if the known ones' ratings were exact:
+    /// they say how well a player is placed among fixed reference players, as a rating list
+    /// anchored on several players does, not how well the references are placed among
+    /// themselves (which moves every other player alike). The known players keep their
+    /// intervals from the whole fit; a name not in the table is ignored.
+    pub fn fit_among_known(
+        &self,
+        table: &ResultTable,
+        known: &[String],
+    ) -> Result<Vec<Rating>, RatingError> {
+        let fit = self.fit_natural(table)?;
+        let mut held: Vec<usize> = known
             .iter()
-            .enumerate()
-            .map(|(i, name)| {
-                let elo = fit.theta[i] * ELO_PER_NAT;
-                let half_width = Z_95 * fit.variance[i].sqrt() * ELO_PER_NAT;
-                Rating {
-                    name: name.clone(),
-                    elo,
-                    lower: elo - half_width,
-                    upper: elo + half_width,
-                    games: games[i],
-                }
-            })
-            .collect())
+            .filter_map(|name| table.player_index(name))
+            .collect();
+        held.extend(table.player_index(&self.anchor));
+        let model = Model::new(table, &held, self.virtual_draws);
+        let (_, information) = model.derivatives(&fit.theta);
+        let chol = Cholesky::new(&information, model.free.len()).ok_or(RatingError::Diverged)?;
+        let mut variance = fit.variance;
+        for (&player, v) in model.free.iter().zip(chol.inverse_diagonal()) {
+            variance[player] = v;
+        }
+        Ok(ratings(table, &fit.theta, &variance))
     }
 
     /// Newton's method on the concave log-likelihood, halving steps that fail to improve it.
@@ -112,7 +123,7 @@ impl BradleyTerry {
             .player_index(&self.anchor)
             .ok_or_else(|| RatingError::UnknownAnchor(self.anchor.clone()))?;
         check_connected(table, anchor)?;
-        let model = Model::new(table, anchor, self.virtual_draws);
+        let model = Model::new(table, &[anchor], self.virtual_draws);
         let mut theta = vec![0.0; table.players().len()];
         for _ in 0..MAX_NEWTON_STEPS {
             let (gradient, information) = model.derivatives(&theta);
@@ -143,6 +154,27 @@ impl BradleyTerry {
         }
         Err(RatingError::Diverged)
     }
+}
+
+/// The ratings table of `theta` and its `variance` (natural units), in player order.
+fn ratings(table: &ResultTable, theta: &[f64], variance: &[f64]) -> Vec<Rating> {
+    let games = table.games_per_player();
+    table
+        .players()
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let elo = theta[i] * ELO_PER_NAT;
+            let half_width = Z_95 * variance[i].sqrt() * ELO_PER_NAT;
+            Rating {
+                name: name.clone(),
+                elo,
+                lower: elo - half_width,
+                upper: elo + half_width,
+                games: games[i],
+            }
+        })
+        .collect()
 }
 
 /// Breadth-first search from the anchor over pairings with at least one game.
@@ -180,17 +212,18 @@ struct Pairing {
     games: f64,
 }
 
-/// The log-likelihood over all pairings and its derivatives in the free (non-anchor) players.
+/// The log-likelihood over all pairings and its derivatives in the free players (all but
+/// the held ones: the anchor, and in [`BradleyTerry::fit_among_known`] the known players).
 struct Model {
     pairings: Vec<Pairing>,
     /// Player index of each free parameter.
     free: Vec<usize>,
-    /// Parameter slot of each player; `None` for the anchor.
+    /// Parameter slot of each player; `None` for a held one.
     slot: Vec<Option<usize>>,
 }
 
 impl Model {
-    fn new(table: &ResultTable, anchor: usize, virtual_draws: f64) -> Self {
+    fn new(table: &ResultTable, held: &[usize], virtual_draws: f64) -> Self {
         let pairings = table
             .pairs()
             .filter(|(_, _, wdl)| wdl.games() > 0)
@@ -202,7 +235,7 @@ impl Model {
             })
             .collect();
         let free: Vec<usize> = (0..table.players().len())
-            .filter(|&p| p != anchor)
+            .filter(|p| !held.contains(p))
             .collect();
         let mut slot = vec![None; table.players().len()];
         for (k, &player) in free.iter().enumerate() {
@@ -285,6 +318,31 @@ mod tests {
 
     fn rating<'a>(ratings: &'a [Rating], name: &str) -> &'a Rating {
         ratings.iter().find(|r| r.name == name).unwrap()
+    }
+
+    #[test]
+    fn known_players_leave_their_own_uncertainty_out_of_the_others_intervals() {
+        // A and B far apart on few games; L plays only B, often.
+        let mut table = ResultTable::new();
+        table.record("A", "B", Wdl::new(1, 0, 9));
+        table.record("L", "B", Wdl::new(30, 0, 30));
+        let joint = BradleyTerry::new("A").fit(&table).unwrap();
+        let known = BradleyTerry::new("A")
+            .fit_among_known(&table, &["B".to_owned()])
+            .unwrap();
+        let (l_joint, l_known) = (rating(&joint, "L"), rating(&known, "L"));
+        assert_eq!(l_joint.elo, l_known.elo, "the same fit");
+        assert_eq!(rating(&joint, "B"), rating(&known, "B"));
+        // With B exact, L's interval is that of its own 60 games against B.
+        let width = |r: &Rating| r.upper - r.lower;
+        let mut pair = ResultTable::new();
+        pair.record("L", "B", Wdl::new(30, 0, 30));
+        let two = BradleyTerry::new("B").fit(&pair).unwrap();
+        close(width(l_known), width(rating(&two, "L")), 1e-6);
+        assert!(
+            width(l_joint) > 2.0 * width(l_known),
+            "{l_joint:?} {l_known:?}"
+        );
     }
 
     #[test]

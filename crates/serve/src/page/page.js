@@ -130,12 +130,48 @@ function wire() {
   }));
   $("bot").addEventListener("click", () => act(async () => update(await api("POST", "/api/bot"))));
   $("analysis-toggle").addEventListener("change", () => act(refreshAnalysis));
+  $("level").addEventListener("change", showLevel);
   $("new-game").addEventListener("submit", (event) => {
     event.preventDefault();
-    const body = { human: $("human").value, visits: Number($("visits").value) };
+    const body = { human: $("human").value };
+    if ($("level").value) body.level = Number($("level").value);
+    else body.visits = Number($("visits").value);
     if ($("size").value) body.size = Number($("size").value);
     act(async () => update(await api("POST", "/api/new", body)));
   });
+}
+
+/** A level's Elo with its 95% interval, or that it was not measured. */
+function eloText(level) {
+  if (level.elo == null) return "not rated";
+  const signed = (x) => `${x >= 0 ? "+" : "−"}${Math.abs(Math.round(x))}`;
+  return `Elo ${signed(level.elo)} [${signed(level.low)}, ${signed(level.high)}]`;
+}
+
+/** Fills the level menu from the bot's rated levels (weakest first); "Custom" keeps the
+ *  visits box. A bot without levels shows only the visits. */
+function setUpLevels() {
+  const { levels, level } = view.state;
+  const option = (value, text) => html("option", { value }, text);
+  $("level").replaceChildren(
+    ...levels.map((l, i) => option(String(i + 1), `${i + 1}${i === levels.length - 1 ? " (full strength)" : ""} · ${eloText(l)}`)),
+    option("", "Custom visits"),
+  );
+  $("level-label").hidden = levels.length === 0;
+  $("level").value = level == null ? "" : String(level);
+  showLevel();
+}
+
+/** Shows the chosen level's search and anchors, or the visits box for custom visits. */
+function showLevel() {
+  const chosen = $("level").value;
+  const level = chosen ? view.state.levels[Number(chosen) - 1] : null;
+  $("visits-label").hidden = level != null;
+  $("level-note").hidden = level == null;
+  if (level) {
+    const measured = level.elo == null ? "" : `; Elo with ${level.zero} at 0, measured against ${level.anchors.join(" and ")}`;
+    $("level-note").textContent = `${level.visits} visit${level.visits === 1 ? "" : "s"} a move${measured}.`;
+  }
 }
 
 /** Names the page after the game and fills the new-game choices with its colours and sizes. */
@@ -155,6 +191,7 @@ function setUpForGame() {
   $("human").value = state.human;
   $("visits").value = state.visits;
   $("size").value = String(state.size);
+  setUpLevels();
   game.setUp();
 }
 
