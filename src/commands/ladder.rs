@@ -13,7 +13,7 @@ use arena::levels::{LevelSettings, rate_levels, spacing_problems};
 use clap::Args as ClapArgs;
 use game::Planes;
 use mcts::SearchConfig;
-use play::{Bundle, Level};
+use play::{Bundle, Level, LevelRating};
 use std::path::{Path, PathBuf};
 use train::{RunConfig, RunDir};
 
@@ -322,8 +322,15 @@ impl GameWork for RateLevels<'_> {
         .map_err(|error| input_error(error.to_string()))?;
         bar.finish_and_clear();
         let full_strength = levels.len() - 1;
+        // Tenths of an Elo point are more than the games can tell.
+        let tenth = |elo: f64| (elo * 10.0).round() / 10.0;
         for (level, rating) in levels.iter_mut().zip(ratings) {
-            level.rating = Some(rating);
+            level.rating = Some(LevelRating {
+                elo: tenth(rating.elo),
+                low: tenth(rating.low),
+                high: tenth(rating.high),
+                ..rating
+            });
         }
         let full_elo = levels[full_strength].rating.as_ref().map(|r| r.elo);
         levels.sort_by(|a, b| elo_of(a).total_cmp(&elo_of(b)));

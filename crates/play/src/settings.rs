@@ -46,14 +46,24 @@ pub struct Level {
     pub visits: u32,
     /// Moves are drawn with probability proportional to the search's policy^(1/temperature)
     /// (under Gumbel search the improved policy); 0 plays the most visited.
-    #[serde(default)]
+    #[serde(default, serialize_with = "as_written")]
     pub temperature: f32,
     /// The share of moves played uniformly at random among the legal ones, in [0, 1].
-    #[serde(default)]
+    #[serde(default, serialize_with = "as_written")]
     pub random_moves: f32,
     /// Where the ladder measured it, if it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating: Option<LevelRating>,
+}
+
+/// An `f32` as its shortest decimal (`0.8`, not the `0.800000011920929` of its `f64`), so
+/// that `bot.toml` reads as it was written.
+fn as_written<S: serde::Serializer>(value: &f32, serializer: S) -> Result<S::Ok, S::Error> {
+    let shortest: f64 = value
+        .to_string()
+        .parse()
+        .expect("an f32 prints as a number");
+    serializer.serialize_f64(shortest)
 }
 
 /// A level's Elo on its anchors' scale, with a 95% interval.
@@ -191,5 +201,24 @@ impl<O: Serialize + serde::de::DeserializeOwned> BotSettings<O> {
             0 => Err(PlayError::Visits(0)),
             _ => Ok(()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_level_is_written_as_its_numbers_were_given() {
+        let level = Level {
+            temperature: 0.3,
+            random_moves: 0.8,
+            ..Level::full(16)
+        };
+        let text = toml::to_string(&level).unwrap();
+        assert!(text.contains("temperature = 0.3\n"), "{text}");
+        assert!(text.contains("random_moves = 0.8\n"), "{text}");
+        let read: Level = toml::from_str(&text).unwrap();
+        assert_eq!(read, level);
     }
 }
