@@ -12,6 +12,7 @@ use arena::ladder::{Ladder, LadderError, LadderEvent, LadderReport, LadderSettin
 use arena::levels::{LevelSettings, rate_levels, spacing_problems};
 use clap::Args as ClapArgs;
 use game::Planes;
+use indicatif::ProgressBar;
 use mcts::SearchConfig;
 use play::{Bundle, Level, LevelRating};
 use std::path::{Path, PathBuf};
@@ -184,6 +185,28 @@ fn installed(specs: &[&str]) -> anyhow::Result<Vec<PlayerSpec>> {
     Ok(baselines)
 }
 
+/// Shows each pairing on `bar` as `(3/12) a vs b` (`of` between the number and the total)
+/// with its games, and each forfeit above it.
+fn show_pairings<'a>(bar: &'a ProgressBar, of: &'a str) -> impl FnMut(LadderEvent) + 'a {
+    move |event| match event {
+        LadderEvent::Pairing {
+            index,
+            total,
+            a,
+            b,
+            games,
+        } => {
+            bar.reset();
+            bar.set_length(u64::from(games));
+            bar.set_message(format!("({}{of}{total}) {a} vs {b}", index + 1));
+        }
+        LadderEvent::Game(record) => {
+            warn_forfeit(bar, record);
+            bar.inc(1);
+        }
+    }
+}
+
 /// The ratings table, the anchor and where the plots are.
 fn print_report(ladder: &Ladder, report: &LadderReport) {
     println!(
@@ -240,16 +263,7 @@ impl GameWork for Rate<'_> {
         };
         let bar = progress_bar(u64::from(settings.games_per_pair));
         let ladder = Ladder::new(self.run.root(), settings);
-        let report = ladder.run::<G>(&mut |event| match event {
-            LadderEvent::Pairing { index, total, a, b } => {
-                bar.reset();
-                bar.set_message(format!("({}/{total}) {a} vs {b}", index + 1));
-            }
-            LadderEvent::Game(record) => {
-                warn_forfeit(&bar, record);
-                bar.inc(1);
-            }
-        });
+        let report = ladder.run::<G>(&mut show_pairings(&bar, "/"));
         bar.finish_and_clear();
         let report = report.map_err(|error| match error {
             LadderError::Rating(_) | LadderError::Plot(_) => anyhow::Error::new(error),
@@ -308,16 +322,8 @@ impl GameWork for RateLevels<'_> {
             &anchors,
             &settings.game_options,
             &self.settings,
-            &mut |event| match event {
-                LadderEvent::Pairing { index, total, a, b } => {
-                    bar.reset();
-                    bar.set_message(format!("({} of at most {total}) {a} vs {b}", index + 1));
-                }
-                LadderEvent::Game(record) => {
-                    warn_forfeit(&bar, record);
-                    bar.inc(1);
-                }
-            },
+            // The levels' schedule follows their results: its total is a bound.
+            &mut show_pairings(&bar, " of at most "),
         )
         .map_err(|error| input_error(error.to_string()))?;
         bar.finish_and_clear();

@@ -5,14 +5,13 @@
 //! levels are worth what they score against players that do not change.
 
 use crate::agent::Entrant;
-use crate::ladder::LadderEvent;
-use crate::rating::{BradleyTerry, RatingError, ResultTable};
-use crate::runner::{Match, MatchError, MatchSettings};
+use crate::ladder::{LadderError, LadderEvent};
+use crate::rating::{BradleyTerry, ResultTable};
+use crate::runner::{Match, MatchSettings};
 use crate::spec::PlayerSpec;
 use game::{Agent, AgentFailure, Planes};
 use play::{Bot, Bundle, Level, LevelRating, PlayError, Runtime};
 use std::path::Path;
-use thiserror::Error;
 
 /// How the levels' matches are played.
 #[derive(Clone, Debug)]
@@ -25,20 +24,6 @@ pub struct LevelSettings {
     pub threads: usize,
     pub opening_moves: usize,
     pub seed: u64,
-}
-
-#[derive(Debug, Error)]
-pub enum LevelsError {
-    #[error("{a} vs {b}: {source}")]
-    Match {
-        a: String,
-        b: String,
-        source: MatchError,
-    },
-    #[error(transparent)]
-    Rating(#[from] RatingError),
-    #[error("levels need at least one anchor to be rated against")]
-    NoAnchors,
 }
 
 /// The bundle in `dir` at one level, as a match entrant.
@@ -94,8 +79,8 @@ pub fn rate_levels<G: Planes>(
     options: &G::Options,
     settings: &LevelSettings,
     on_event: &mut dyn FnMut(LadderEvent),
-) -> Result<Vec<LevelRating>, LevelsError> {
-    let first_anchor = anchors.first().ok_or(LevelsError::NoAnchors)?;
+) -> Result<Vec<LevelRating>, LadderError> {
+    let first_anchor = anchors.first().ok_or(LadderError::NoAnchors)?;
     let at_levels: Vec<AtLevel> = levels
         .iter()
         .enumerate()
@@ -203,24 +188,26 @@ impl<G: Planes> Games<'_, G> {
 
     /// Plays `count` games (rounded up to an even number) of entrant `a` against `b`, records
     /// them, and returns `a`'s share of the points (1 when no game was asked for).
-    fn play(&mut self, a: usize, b: usize, count: u32) -> Result<f64, LevelsError> {
+    fn play(&mut self, a: usize, b: usize, count: u32) -> Result<f64, LadderError> {
         if count == 0 {
             return Ok(1.0);
         }
         let (a, b) = (self.entrants[a], self.entrants[b]);
         let (a_name, b_name) = (a.name(), b.name());
+        let games = count.next_multiple_of(2);
         (self.on_event)(LadderEvent::Pairing {
             index: self.played,
             total: self.most_pairings,
             a: &a_name,
             b: &b_name,
+            games,
         });
         let game_match = Match::<G> {
             options: self.options.clone(),
             a,
             b,
             settings: MatchSettings {
-                games: count.next_multiple_of(2),
+                games,
                 threads: self.settings.threads,
                 opening_moves: self.settings.opening_moves,
                 sprt: None,
@@ -231,7 +218,7 @@ impl<G: Planes> Games<'_, G> {
         let on_event = &mut *self.on_event;
         let result = game_match
             .run(&mut |record| on_event(LadderEvent::Game(record)))
-            .map_err(|source| LevelsError::Match {
+            .map_err(|source| LadderError::Match {
                 a: a_name.clone(),
                 b: b_name.clone(),
                 source,

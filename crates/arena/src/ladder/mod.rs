@@ -42,12 +42,13 @@ pub struct LadderSettings {
 
 /// What the ladder is doing, for progress displays.
 pub enum LadderEvent<'a> {
-    /// Pairing `index` of `total` new ones starts.
+    /// Pairing `index` of `total` new ones starts, `games` games of `a` against `b`.
     Pairing {
         index: usize,
         total: usize,
         a: &'a str,
         b: &'a str,
+        games: u32,
     },
     Game(&'a GameRecord),
 }
@@ -80,6 +81,9 @@ pub enum LadderError {
     Rating(#[from] RatingError),
     #[error("{0}")]
     Plot(#[from] PlotError),
+    /// Levels of play ([`crate::levels`]) with no anchor to be rated against.
+    #[error("levels need at least one anchor to be rated against")]
+    NoAnchors,
 }
 
 /// One player of the ladder; `O` are the game's options.
@@ -192,6 +196,7 @@ impl Ladder {
                 total: new.len(),
                 a: &a_name,
                 b: &b_name,
+                games: self.settings.games_per_pair,
             });
             let game_match = Match::<G> {
                 options: options.clone(),
