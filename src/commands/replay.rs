@@ -43,13 +43,7 @@ impl GameWork for Replay<'_> {
 
     fn run<G: Planes>(self) -> anyhow::Result<()> {
         if let Some(file) = &self.0.from_sgf {
-            return G::with_sgf(ReplaySgf(file)).unwrap_or_else(|| {
-                Err(InputError(format!(
-                    "--from-sgf: SGF has no form for {} (of these games it records Go, --game ghodak)",
-                    G::NAME
-                ))
-                .into())
-            });
+            return G::with_sgf(ReplaySgf(file)).unwrap_or_else(|| Err(no_sgf::<G>("--from-sgf")));
         }
         let options = self.0.game.options::<G>(None)?;
         let start = match &self.0.from {
@@ -62,13 +56,8 @@ impl GameWork for Replay<'_> {
             .read_to_string(&mut moves)
             .context("reading moves from standard input")?;
         if self.0.sgf {
-            return G::with_sgf(PrintSgf { start, moves }).unwrap_or_else(|| {
-                Err(InputError(format!(
-                    "--sgf: SGF has no form for {} (of these games it records Go, --game ghodak)",
-                    G::NAME
-                ))
-                .into())
-            });
+            return G::with_sgf(PrintSgf { start, moves })
+                .unwrap_or_else(|| Err(no_sgf::<G>("--sgf")));
         }
         let mut game = start;
         let mut out = BufWriter::new(std::io::stdout().lock());
@@ -105,24 +94,21 @@ impl<G: Game> SgfWork<G> for PrintSgf<G> {
     where
         G: SgfGame,
     {
-        let mut end = self.start.clone();
-        let mut actions = Vec::new();
-        for text in self.moves.split_whitespace() {
-            let played = end.parse_move(text).map_err(InputError)?;
-            for action in played {
-                end.apply(action);
-                actions.push(action);
-            }
-        }
-        let summary = sgf::Summary {
-            players: [None, None],
-            result: end
-                .outcome()
-                .map(|outcome| sgf::result_value(&end, outcome, end.end_reason().unwrap_or(""))),
-        };
-        print!("{}", sgf::write_record(&self.start, &actions, &summary));
+        let moves: Vec<&str> = self.moves.split_whitespace().collect();
+        let record =
+            sgf::write_moves(&self.start, &moves, [None, None], None).map_err(InputError)?;
+        print!("{record}");
         Ok(())
     }
+}
+
+/// `flag` asked for SGF in a game that SGF has no form for.
+fn no_sgf<G: Game>(flag: &str) -> anyhow::Error {
+    InputError(format!(
+        "{flag}: {} (of these games it records Go, --game ghodak)",
+        sgf::NoForm(G::NAME)
+    ))
+    .into()
 }
 
 /// An SGF record's main line, printed as `ghast replay` prints moves: the start, then each

@@ -5,7 +5,7 @@
 //! knows (Go) also gets `game-NNNN.sgf`, the whole record as Go tools read it.
 
 use crate::runner::{GameRecord, MatchResult};
-use game::{Game, Referee, SgfGame, SgfWork};
+use game::{Game, SgfGame, SgfWork};
 use serde_json::json;
 use std::fs;
 use std::io;
@@ -41,26 +41,14 @@ impl<G: Game> SgfWork<G> for ToSgf<G> {
     }
 }
 
-/// Replays a match game's moves from the start through the referee and writes it as SGF,
-/// with its players and result.
+/// A match game written as SGF, with its players and result.
 fn sgf_record<G: SgfGame>(options: &G::Options, record: &GameRecord) -> Result<String, String> {
-    let mut referee = Referee::new(G::new(options));
-    for text in &record.moves {
-        referee.play_told(text)?;
-    }
-    let summary = sgf::Summary {
-        players: record.players.clone().map(Some),
-        result: Some(sgf::result_value(
-            referee.game(),
-            record.ending.outcome,
-            &record.ending.reason,
-        )),
-    };
-    Ok(sgf::write_record(
-        referee.start(),
-        referee.actions(),
-        &summary,
-    ))
+    sgf::write_moves(
+        &G::new(options),
+        &record.moves,
+        record.players.clone().map(Some),
+        Some((record.ending.outcome, &record.ending.reason)),
+    )
 }
 
 impl RecordWriter {

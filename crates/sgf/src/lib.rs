@@ -10,6 +10,7 @@ pub mod record;
 pub mod tree;
 
 pub use record::{
-    Players, RecordError, SgfRecord, Summary, read_record, result_value, write_record,
+    NoForm, Players, RecordError, SgfRecord, Summary, read_record, result_value, write_moves,
+    write_record,
 };
 pub use tree::{GameTree, Node, ParseError, Property, parse, write};

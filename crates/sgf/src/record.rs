@@ -83,6 +83,37 @@ pub fn result_value<G: SgfGame>(end: &G, outcome: Outcome, reason: &str) -> Stri
     }
 }
 
+/// Why a game cannot be written or read as SGF: the format has a number (`GM`) for some
+/// games only, and a game without one says so by [`SgfGame`]'s absence.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("SGF has no form for {0}")]
+pub struct NoForm(pub &'static str);
+
+/// The game played from `start` by `moves` (whole moves in the game's notation, as
+/// [`Game::play_told`] reads them) in SGF, with `players` and its result: from `ending` (the
+/// outcome and the referee's reason, which knows resignations and forfeits) where given,
+/// else the rules' own where the moves ended the game. The one writer of the records that
+/// `ghast replay --sgf` and `ghast arena --out` write.
+pub fn write_moves<G: SgfGame>(
+    start: &G,
+    moves: &[impl AsRef<str>],
+    players: Players,
+    ending: Option<(Outcome, &str)>,
+) -> Result<String, String> {
+    let mut end = start.clone();
+    let mut actions = Vec::new();
+    for text in moves {
+        actions.extend(end.play_told(text.as_ref())?);
+    }
+    let result = match ending {
+        Some((outcome, reason)) => Some(result_value(&end, outcome, reason)),
+        None => end
+            .outcome()
+            .map(|outcome| result_value(&end, outcome, end.end_reason().unwrap_or(""))),
+    };
+    Ok(write_record(start, &actions, &Summary { players, result }))
+}
+
 /// The record of a game played from `start` by `actions`, in SGF. `start` may hold stones
 /// (handicap or a position set up); its side to move is written as `PL` when it has.
 pub fn write_record<G: SgfGame>(start: &G, actions: &[usize], summary: &Summary) -> String {

@@ -46,10 +46,10 @@ pub fn load<G: Game>(config: &SelfplayConfig, options: &G::Options) -> Result<St
                 })
                 .ok_or_else(|| {
                     anyhow::anyhow!(
-                        "{}: {}: SGF has no form for {}",
+                        "{}: {}: {}",
                         context(),
                         file.display(),
-                        G::NAME
+                        sgf::NoForm(G::NAME)
                     )
                 })?
                 .with_context(|| format!("{}: {}", context(), file.display()))?;
