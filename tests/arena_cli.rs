@@ -392,6 +392,54 @@ fn a_bot_whose_settings_say_resign_gives_lost_games_up_in_a_match() {
 /// `ghast ladder --bot DIR --levels` rates the levels against the baselines and writes them
 /// into bot.toml with their ratings; `ghast gtp --level N` plays one, and names the levels
 /// there are when N is none of them.
+/// `--backend onnx` plays a bundle's model.onnx on tract: a shipped bundle plays, and a
+/// bundle exported without one is refused with the file it lacks.
+#[test]
+fn arena_plays_bundles_on_the_backend_it_is_given() {
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/ghast-size4");
+    let bot = format!("{}@4", shipped.display());
+    let output = arena(&[
+        &bot,
+        "random",
+        "--games",
+        "2",
+        "--threads",
+        "1",
+        "--backend",
+        "onnx",
+    ]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stdout).contains("2 games"),
+        "{}",
+        text(&output.stdout)
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let options = ghast::RawOptions {
+        size: 3,
+        win_margin: 3,
+        ..ghast::RawOptions::default()
+    }
+    .validate()
+    .unwrap();
+    let without_onnx = common::untrained_bundle::<ghast::Ghast>(dir.path(), &options);
+    let output = arena(&[
+        without_onnx.to_str().unwrap(),
+        "random",
+        "--games",
+        "2",
+        "--backend",
+        "onnx",
+    ]);
+    assert!(!output.status.success());
+    assert!(
+        text(&output.stderr).contains("model.onnx"),
+        "{}",
+        text(&output.stderr)
+    );
+}
+
 #[test]
 fn levels_are_rated_written_into_the_bundle_and_played() {
     let dir = tempfile::tempdir().unwrap();

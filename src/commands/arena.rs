@@ -1,12 +1,13 @@
 //! `ghast arena A B`: a match between two players, with the score, the Elo difference and
 //! its 95% interval, an optional SPRT that stops early, and every game saved for replay.
 
+use super::backend::Backend;
 use super::registry::{GameWork, for_game};
 use super::rule_args::{GameArgs, flags_of};
 use crate::InputError;
 use anyhow::Context;
 use arena::rating::{SprtDecision, SprtParams, SprtStatus};
-use arena::{GameRecord, Match, MatchResult, MatchSettings, PlayerSpec, RecordWriter};
+use arena::{GameRecord, Match, MatchResult, MatchSettings, OnRuntime, PlayerSpec, RecordWriter};
 use clap::Args as ClapArgs;
 use game::Planes;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -58,6 +59,11 @@ pub struct Args {
     /// Seed of the openings and of the players' random choices.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// What runs the networks of checkpoint and bundle players: torch (libtorch, on CUDA
+    /// when there is one) or onnx (a bundle's model.onnx on tract). A build without libtorch
+    /// has onnx only.
+    #[arg(long, value_enum, default_value_t = Backend::DEFAULT)]
+    backend: Backend,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -161,10 +167,11 @@ fn play_match<G: Planes>(
                 .with_context(|| format!("cannot create the record folder {}", dir.display()))
         })
         .transpose()?;
+    let runtime = args.backend.runtime(nn::DeviceChoice::Best)?;
     let game_match = Match::<G> {
         options,
-        a,
-        b,
+        a: &OnRuntime::new(a, runtime),
+        b: &OnRuntime::new(b, runtime),
         settings: MatchSettings {
             games: args.games,
             threads: args.threads.unwrap_or_else(default_threads),

@@ -13,7 +13,9 @@ mod runner;
 mod spec;
 
 pub use agent::Entrant;
-pub use entrants::{Baseline, baseline_agent, network_agent};
+pub use entrants::{Baseline, OnRuntime, baseline_agent, network_agent};
+/// What runs a network player ([`network_agent`], [`OnRuntime`]).
+pub use play::Runtime;
 pub use records::RecordWriter;
 pub use runner::{GameRecord, Match, MatchError, MatchResult, MatchSettings};
 pub use spec::{DEFAULT_VISITS, PlayerSpec, SpecError};

@@ -123,6 +123,7 @@ where
                     options,
                     self.search.clone(),
                     *visits,
+                    play::Runtime::default(),
                     seed,
                 )
             }

@@ -30,6 +30,7 @@ impl<G: Planes> Entrant<G> for Network {
             options,
             self.search.clone(),
             self.visits,
+            arena::Runtime::default(),
             seed,
         )
     }
