@@ -78,3 +78,74 @@ fn the_shipped_bots_play_the_pinned_games() {
         "every shipped bot in models/ has its match"
     );
 }
+
+/// The shipped bots that carry levels of play; the others are still to be rated (issue 51
+/// wants every one to carry them).
+const WITH_LEVELS: &[&str] = &["ghast-size4"];
+
+/// Every shipped bot with levels (and at least those of [`WITH_LEVELS`]) carries five or more
+/// as `ghast ladder --bot DIR --levels` rated them: weakest first, neighbours at least 100
+/// Elo apart with 95% intervals that do not overlap, and full strength (the bundle's visits,
+/// the most visited move) on top.
+#[test]
+fn shipped_levels_are_five_or_more_told_apart() {
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    let mut rated = Vec::new();
+    for entry in std::fs::read_dir(&models).unwrap() {
+        let dir = entry.unwrap().path();
+        let file = dir.join("bot.toml");
+        if !file.is_file() {
+            continue;
+        }
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let settings: toml::Value = toml::from_str(&std::fs::read_to_string(&file).unwrap())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let Some(levels) = settings.get("levels").and_then(toml::Value::as_array) else {
+            continue;
+        };
+        rated.push(name.clone());
+        assert!(levels.len() >= 5, "{name}: {} levels", levels.len());
+        let number = |level: &toml::Value, key: &str| {
+            level["rating"][key]
+                .as_float()
+                .unwrap_or_else(|| panic!("{name}: a level without its rating's {key}"))
+        };
+        for (index, pair) in levels.windows(2).enumerate() {
+            let (lower, upper) = (&pair[0], &pair[1]);
+            assert!(
+                number(upper, "elo") - number(lower, "elo") >= 100.0,
+                "{name}: levels {} and {} are under 100 Elo apart",
+                index + 1,
+                index + 2
+            );
+            assert!(
+                number(upper, "low") > number(lower, "high"),
+                "{name}: the intervals of levels {} and {} overlap",
+                index + 1,
+                index + 2
+            );
+        }
+        for level in levels {
+            assert!(number(level, "low") <= number(level, "elo"));
+            assert!(number(level, "elo") <= number(level, "high"));
+            let anchors = level["rating"]["anchors"].as_array().unwrap();
+            assert!(
+                !anchors.is_empty(),
+                "{name}: a level measured against no anchor"
+            );
+        }
+        let top = levels.last().unwrap();
+        assert_eq!(
+            top["visits"], settings["visits"],
+            "{name}: the top level is full strength"
+        );
+        assert_eq!(top["temperature"].as_float(), Some(0.0), "{name}");
+        assert_eq!(top["random_moves"].as_float(), Some(0.0), "{name}");
+    }
+    for bot in WITH_LEVELS {
+        assert!(
+            rated.iter().any(|name| name == bot),
+            "models/{bot} has no levels (ghast ladder --bot DIR --levels)"
+        );
+    }
+}
