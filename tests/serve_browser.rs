@@ -98,20 +98,7 @@ fn start_server(bot: &Path) -> (Killed, String) {
 /// The checkpoint `weights` exported as a bundle with two rated levels of play, as
 /// `ghast ladder --bot DIR --levels` writes them, for the page's level menu.
 fn bundle_with_levels(weights: &Path) -> PathBuf {
-    let bundle = weights.with_file_name("bot");
-    let exported = common::ghast(
-        &[
-            "export",
-            "--visits",
-            "16",
-            "--checkpoint",
-            weights.to_str().unwrap(),
-            "--out",
-            bundle.to_str().unwrap(),
-        ],
-        "",
-    );
-    assert!(exported.status.success(), "{exported:?}");
+    let bundle = common::export_bundle(weights, &weights.with_file_name("bot"), 16);
     let levels = "
 [[levels]]
 visits = 1

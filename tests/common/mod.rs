@@ -47,12 +47,21 @@ pub fn replay_args(summary: &serde_json::Value) -> Vec<&str> {
 pub fn untrained_bundle<G: game::Planes>(dir: &Path, options: &G::Options) -> PathBuf {
     let weights = dir.join("gen-0000.safetensors");
     play::save_untrained::<G>(&weights, options, play::tiny_config::<G>(options)).unwrap();
-    let out = dir.join("bot");
+    export_bundle(&weights, &dir.join("bot"), 8)
+}
+
+/// `ghast export` of the checkpoint `weights` with `visits` a move into the bundle folder
+/// `out`, which it returns.
+#[allow(
+    dead_code,
+    reason = "not every test binary that shares these helpers needs a bot"
+)]
+pub fn export_bundle(weights: &Path, out: &Path, visits: u32) -> PathBuf {
     let exported = ghast(
         &[
             "export",
             "--visits",
-            "8",
+            &visits.to_string(),
             "--checkpoint",
             weights.to_str().unwrap(),
             "--out",
@@ -65,5 +74,5 @@ pub fn untrained_bundle<G: game::Planes>(dir: &Path, options: &G::Options) -> Pa
         "{}",
         String::from_utf8_lossy(&exported.stderr)
     );
-    out
+    out.to_owned()
 }
