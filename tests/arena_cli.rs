@@ -389,9 +389,6 @@ fn a_bot_whose_settings_say_resign_gives_lost_games_up_in_a_match() {
     }
 }
 
-/// `ghast ladder --bot DIR --levels` rates the levels against the baselines and writes them
-/// into bot.toml with their ratings; `ghast gtp --level N` plays one, and names the levels
-/// there are when N is none of them.
 /// `--backend onnx` plays a bundle's model.onnx on tract: a shipped bundle plays, and a
 /// bundle exported without one is refused with the file it lacks.
 #[test]
@@ -440,6 +437,11 @@ fn arena_plays_bundles_on_the_backend_it_is_given() {
     );
 }
 
+/// `ghast ladder --bot DIR --levels` rates the levels against the baselines and writes them
+/// into bot.toml with their ratings; `ghast gtp --level N` plays one, and names the levels
+/// there are when N is none of them.
+/// Its matches are kept in DIR/levels-games.json: the same ladder again plays none, and one
+/// with a level more plays only that level's.
 #[test]
 fn levels_are_rated_written_into_the_bundle_and_played() {
     let dir = tempfile::tempdir().unwrap();
@@ -453,22 +455,20 @@ fn levels_are_rated_written_into_the_bundle_and_played() {
     .unwrap();
     let bundle = common::untrained_bundle::<ghast::Ghast>(dir.path(), &options);
     let bot = bundle.to_str().unwrap();
-    let output = ghast(
-        &[
-            "ladder",
-            "--bot",
-            bot,
-            "--levels",
-            "1:1:1",
-            "--games",
-            "4",
-            "--baselines",
-            "random,greedy",
-            "--threads",
-            "1",
-        ],
-        "",
-    );
+    let ladder_args = vec![
+        "ladder",
+        "--bot",
+        bot,
+        "--levels",
+        "1:1:1",
+        "--games",
+        "4",
+        "--baselines",
+        "random,greedy",
+        "--threads",
+        "1",
+    ];
+    let output = ghast(&ladder_args, "");
     let stdout = text(&output.stdout);
     assert!(output.status.success(), "{}", text(&output.stderr));
     assert!(stdout.contains("anchor: random = 0"), "{stdout}");
@@ -524,6 +524,35 @@ fn levels_are_rated_written_into_the_bundle_and_played() {
         );
     }
 
+    let bot_toml = std::fs::read_to_string(bundle.join("bot.toml")).unwrap();
+    let again = ghast(&ladder_args, "");
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    assert!(
+        text(&again.stdout).contains("0 matches played now, "),
+        "{}",
+        text(&again.stdout)
+    );
+    assert_eq!(
+        std::fs::read_to_string(bundle.join("bot.toml")).unwrap(),
+        bot_toml,
+        "the kept matches rate the levels as before"
+    );
+    let mut one_more = ladder_args.clone();
+    one_more[4] = "1:1:1,1:1:0.5";
+    let extended = ghast(&one_more, "");
+    let extended_out = text(&extended.stdout);
+    assert!(extended.status.success(), "{}", text(&extended.stderr));
+    let played_now: usize = extended_out
+        .split(" matches played now")
+        .next()
+        .and_then(|before| before.rsplit('\n').next())
+        .and_then(|count| count.parse().ok())
+        .unwrap_or_else(|| panic!("no count of matches played: {extended_out}"));
+    assert!(
+        (1..=4).contains(&played_now),
+        "the new level's matches only: {extended_out}"
+    );
+
     let played = ghast(
         &["gtp", "--cpu", "--bot", bot, "--level", "1"],
         "genmove orange\nquit\n",
@@ -535,8 +564,8 @@ fn levels_are_rated_written_into_the_bundle_and_played() {
         text(&played.stdout)
     );
     assert_refused(
-        &["gtp", "--bot", bot, "--level", "3"],
-        "level 3: the bot has 2 levels",
+        &["gtp", "--bot", bot, "--level", "4"],
+        "level 4: the bot has 3 levels",
     );
     assert_refused(
         &["ladder", "--bot", bot, "--levels", "0:1"],

@@ -9,7 +9,7 @@ use super::train::config_error;
 use crate::InputError;
 use arena::PlayerSpec;
 use arena::ladder::{Ladder, LadderError, LadderEvent, LadderReport, LadderSettings};
-use arena::levels::{LevelSettings, rate_levels, spacing_problems};
+use arena::levels::{GAMES_FILE, LevelSettings, rate_levels, spacing_problems};
 use clap::Args as ClapArgs;
 use game::Planes;
 use indicatif::ProgressBar;
@@ -26,12 +26,14 @@ and writes them, weakest first by their measured Elo, with 95% intervals and the
 were measured on, into DIR/bot.toml for `ghast gtp --level N` and the page's level menu. \
 The anchors are the game's own (`ghast games` lists them: for most games random, greedy and \
 uct:100 to uct:100000; for Ghodak random, uct:1000, GNU Go levels 0, 5 and 10 and Pachi) or \
---baselines. Each level climbs the anchors, --games/4 games against each while it scores 90% \
-or more, then plays --games games against the first anchor it does not dominate and the one \
-below, and --games against the next level up; the anchors it reached play their neighbours; \
-one Bradley-Terry fit rates them all, the first anchor at 0. It then names neighbours less \
-than 100 Elo apart or with overlapping intervals (play more --games, or space the levels \
-wider). A level is VISITS[:TEMPERATURE[:RANDOM]]: visits per move, moves drawn from the \
+--baselines. Each level climbs the anchors from the one where the level below it stopped, \
+--games/4 games against each while it scores 90% or more, then plays --games games against \
+the first anchor it does not dominate and the one below, and --games against the next level \
+up; the anchors it reached play their neighbours; one Bradley-Terry fit rates them all, the \
+first anchor at 0. Every match is kept in DIR/levels-games.json as it ends: a ladder stopped \
+part way, or run again with other levels, plays only the matches it lacks. It then names \
+neighbours less than 100 Elo apart or with overlapping intervals (play more --games, or space \
+the levels wider). A level is VISITS[:TEMPERATURE[:RANDOM]]: visits per move, moves drawn from the \
 search's policy^(1/TEMPERATURE) (under Gumbel search its improved policy; 0: the most \
 visited), and a share RANDOM of moves played at random.
 
@@ -316,7 +318,7 @@ impl GameWork for RateLevels<'_> {
             None => installed(G::LEVEL_ANCHORS)?,
         };
         let bar = progress_bar(u64::from(self.settings.games_per_pair));
-        let ratings = rate_levels::<G>(
+        let rated = rate_levels::<G>(
             self.bot,
             &levels,
             &anchors,
@@ -327,10 +329,18 @@ impl GameWork for RateLevels<'_> {
         )
         .map_err(|error| input_error(error.to_string()))?;
         bar.finish_and_clear();
+        if rated.kept > 0 {
+            println!(
+                "{} matches played now, {} kept from {}",
+                rated.played,
+                rated.kept,
+                self.bot.join(GAMES_FILE).display()
+            );
+        }
         let full_strength = levels.len() - 1;
         // Tenths of an Elo point are more than the games can tell.
         let tenth = |elo: f64| (elo * 10.0).round() / 10.0;
-        for (level, rating) in levels.iter_mut().zip(ratings) {
+        for (level, rating) in levels.iter_mut().zip(rated.ratings) {
             level.rating = Some(LevelRating {
                 elo: tenth(rating.elo),
                 low: tenth(rating.low),

@@ -2,7 +2,12 @@
 //! each level climbs the anchors to the ones near its strength and plays them and the levels
 //! next to it, the anchors it reached play each other, and one Bradley-Terry fit puts them
 //! all on the first anchor's scale. The bot has no human games to be calibrated on, so its
-//! levels are worth what they score against players that do not change.
+//! levels are worth what they score against players that do not change. Every match is kept
+//! in the bundle's [`GAMES_FILE`] as it ends, so that a stopped ladder goes on where it was.
+
+mod played;
+
+pub use played::{GAMES_FILE, PlayedLevels, PlayedMatch, PlayedWith};
 
 use crate::agent::Entrant;
 use crate::ladder::{LadderError, LadderEvent};
@@ -11,6 +16,7 @@ use crate::runner::{Match, MatchSettings};
 use crate::spec::PlayerSpec;
 use game::{Agent, AgentFailure, Planes};
 use play::{Bot, Bundle, Level, LevelRating, PlayError, Runtime};
+use std::collections::HashMap;
 use std::path::Path;
 
 /// How the levels' matches are played.
@@ -37,6 +43,16 @@ impl AtLevel<'_> {
     fn label(&self) -> String {
         format!("level-{}", self.number)
     }
+
+    /// What the level is rather than where it is listed: a kept match stays this level's
+    /// when the list around it changes.
+    fn key(&self) -> String {
+        let level = self.level;
+        format!(
+            "level {}:{}:{}",
+            level.visits, level.temperature, level.random_moves
+        )
+    }
 }
 
 impl<G: Planes> Entrant<G> for AtLevel<'_> {
@@ -59,19 +75,32 @@ impl<G: Planes> Entrant<G> for AtLevel<'_> {
 /// the next anchor up: the games that place it are played where they say the most.
 const DOMINANT_SCORE: f64 = 0.9;
 
+/// The levels' ratings, and how many matches were played for them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatedLevels {
+    /// On the first anchor's scale, in the order the levels were given.
+    pub ratings: Vec<LevelRating>,
+    /// Matches played now.
+    pub played: usize,
+    /// Matches taken from the bundle's [`GAMES_FILE`], played by an earlier ladder.
+    pub kept: usize,
+}
+
 /// Rates `levels` (weakest first) of the bundle in `dir` against `anchors` (weakest first)
 /// in games of `options`, and returns each level's rating on the first anchor's scale.
 ///
 /// Games between far-apart players say little (a level that wins every game is only known
-/// to be above its opponent), so each level climbs the anchors: `probe_games` against one
-/// anchor after another while it scores [`DOMINANT_SCORE`] or more. It then plays
+/// to be above its opponent), so each level climbs the anchors, from the one where the level
+/// below it stopped: `probe_games` against one anchor after another while it scores
+/// [`DOMINANT_SCORE`] or more. It then plays
 /// `games_per_pair` games in all against the first anchor it does not dominate and the one
 /// below, each level plays the next one up, and the anchors that some level reached play
 /// their neighbours, so that one Bradley-Terry fit puts everyone on one scale. A level's
 /// interval holds the anchors' ratings as exact ([`BradleyTerry::fit_among_known`]): it says
 /// how well the level is placed among them, and so whether two levels are told apart, while
 /// the anchors' own uncertainty moves every level alike. The
-/// [`LadderEvent::Pairing`] events count against the most pairings this can take.
+/// [`LadderEvent::Pairing`] events count against the most pairings this can take; a match
+/// kept in [`GAMES_FILE`] is counted without an event.
 pub fn rate_levels<G: Planes>(
     dir: &Path,
     levels: &[Level],
@@ -79,8 +108,18 @@ pub fn rate_levels<G: Planes>(
     options: &G::Options,
     settings: &LevelSettings,
     on_event: &mut dyn FnMut(LadderEvent),
-) -> Result<Vec<LevelRating>, LadderError> {
+) -> Result<RatedLevels, LadderError> {
     let first_anchor = anchors.first().ok_or(LadderError::NoAnchors)?;
+    let bundle = Bundle::<G>::load(dir).map_err(|e| LadderError::Run(e.to_string()))?;
+    let played_with = PlayedWith {
+        weights: played::sha256_of(&bundle.weights).map_err(LadderError::Run)?,
+        options: options.clone(),
+        search: bundle.settings.search.clone(),
+        opening_moves: settings.opening_moves,
+        seed: settings.seed,
+    };
+    let journal =
+        PlayedLevels::load(&dir.join(GAMES_FILE), played_with).map_err(LadderError::Run)?;
     let at_levels: Vec<AtLevel> = levels
         .iter()
         .enumerate()
@@ -91,18 +130,25 @@ pub fn rate_levels<G: Planes>(
         })
         .collect();
     let mut entrants: Vec<&dyn Entrant<G>> = Vec::new();
+    let mut keys = Vec::new();
     for level in &at_levels {
         entrants.push(level);
+        keys.push(level.key());
     }
     for anchor in anchors {
         entrants.push(anchor);
+        keys.push(anchor.name());
     }
     let mut games = Games {
         entrants: &entrants,
+        keys,
         options,
         settings,
         table: ResultTable::new(),
+        rounds: HashMap::new(),
+        journal,
         played: 0,
+        kept: 0,
         most_pairings: most_pairings(levels.len(), anchors.len()),
         on_event,
     };
@@ -113,7 +159,7 @@ pub fn rate_levels<G: Planes>(
     let anchor = |index: usize| levels.len() + index;
     let mut reached = Vec::with_capacity(levels.len());
     for level in 0..levels.len() {
-        let mut top = 0;
+        let mut top = reached.last().copied().unwrap_or(0);
         while top + 1 < anchors.len() {
             let score = games.play(level, anchor(top), settings.probe_games)?;
             if score < DOMINANT_SCORE {
@@ -135,10 +181,10 @@ pub fn rate_levels<G: Planes>(
     for upper in 1..=highest {
         games.play(anchor(upper - 1), anchor(upper), settings.games_per_pair)?;
     }
-    let table = games.table;
+    let (table, played, kept) = (games.table, games.played, games.kept);
     let anchor_names: Vec<String> = anchors.iter().map(PlayerSpec::name).collect();
     let ratings = BradleyTerry::new(&first_anchor.name()).fit_among_known(&table, &anchor_names)?;
-    Ok(ratings[..levels.len()]
+    let ratings = ratings[..levels.len()]
         .iter()
         .zip(&reached)
         .map(|(rating, &top)| LevelRating {
@@ -152,7 +198,12 @@ pub fn rate_levels<G: Planes>(
                 .collect(),
             games: rating.games,
         })
-        .collect())
+        .collect();
+    Ok(RatedLevels {
+        ratings,
+        played,
+        kept,
+    })
 }
 
 /// The most pairings [`rate_levels`] can play: every level probes every anchor but the last
@@ -164,67 +215,94 @@ fn most_pairings(levels: usize, anchors: usize) -> usize {
 /// The levels' matches so far, and what plays the next.
 struct Games<'a, G: Planes> {
     entrants: &'a [&'a dyn Entrant<G>],
+    /// Each entrant's name in the [`GAMES_FILE`].
+    keys: Vec<String>,
     options: &'a G::Options,
     settings: &'a LevelSettings,
     table: ResultTable,
+    /// Matches and games so far of each pair of entrants (the lower index first).
+    rounds: HashMap<(usize, usize), (u32, u32)>,
+    journal: PlayedLevels<G::Options>,
     played: usize,
+    kept: usize,
     most_pairings: usize,
     on_event: &'a mut dyn FnMut(LadderEvent<'_>),
 }
 
 impl<G: Planes> Games<'_, G> {
-    /// Games played so far between entrants `a` and `b`.
-    fn between(&self, a: usize, b: usize) -> u32 {
-        let (a, b) = (self.entrants[a].name(), self.entrants[b].name());
-        self.table
-            .pairs()
-            .filter(|&(x, y, _)| {
-                let (x, y) = (&self.table.players()[x], &self.table.players()[y]);
-                (*x == a && *y == b) || (*x == b && *y == a)
-            })
-            .map(|(_, _, wdl)| wdl.games())
-            .sum()
+    fn pair(a: usize, b: usize) -> (usize, usize) {
+        (a.min(b), a.max(b))
     }
 
-    /// Plays `count` games (rounded up to an even number) of entrant `a` against `b`, records
-    /// them, and returns `a`'s share of the points (1 when no game was asked for).
+    /// Games played so far between entrants `a` and `b`.
+    fn between(&self, a: usize, b: usize) -> u32 {
+        self.rounds
+            .get(&Self::pair(a, b))
+            .map_or(0, |&(_, games)| games)
+    }
+
+    /// Plays `count` games (rounded up to an even number) of entrant `a` against `b`, or
+    /// takes them from the [`GAMES_FILE`] when an earlier ladder played them, records them,
+    /// and returns `a`'s share of the points (1 when no game was asked for).
     fn play(&mut self, a: usize, b: usize, count: u32) -> Result<f64, LadderError> {
         if count == 0 {
             return Ok(1.0);
         }
-        let (a, b) = (self.entrants[a], self.entrants[b]);
-        let (a_name, b_name) = (a.name(), b.name());
         let games = count.next_multiple_of(2);
-        (self.on_event)(LadderEvent::Pairing {
-            index: self.played,
-            total: self.most_pairings,
-            a: &a_name,
-            b: &b_name,
-            games,
-        });
-        let game_match = Match::<G> {
-            options: self.options.clone(),
-            a,
-            b,
-            settings: MatchSettings {
-                games,
-                threads: self.settings.threads,
-                opening_moves: self.settings.opening_moves,
-                sprt: None,
-                seed: self.settings.seed.wrapping_add(self.played as u64),
-            },
+        let (a_key, b_key) = (&self.keys[a], &self.keys[b]);
+        let so_far = self.rounds.entry(Self::pair(a, b)).or_insert((0, 0));
+        let round = so_far.0;
+        *so_far = (round + 1, so_far.1 + games);
+        let (a_name, b_name) = (self.entrants[a].name(), self.entrants[b].name());
+        let wdl = match self.journal.find(a_key, b_key, round, games) {
+            Some(kept) => {
+                self.kept += 1;
+                kept.wdl()
+            }
+            None => {
+                (self.on_event)(LadderEvent::Pairing {
+                    index: self.played + self.kept,
+                    total: self.most_pairings,
+                    a: &a_name,
+                    b: &b_name,
+                    games,
+                });
+                let game_match = Match::<G> {
+                    options: self.options.clone(),
+                    a: self.entrants[a],
+                    b: self.entrants[b],
+                    settings: MatchSettings {
+                        games,
+                        threads: self.settings.threads,
+                        opening_moves: self.settings.opening_moves,
+                        sprt: None,
+                        seed: played::match_seed(self.settings.seed, a_key, b_key, round),
+                    },
+                };
+                self.played += 1;
+                let on_event = &mut *self.on_event;
+                let result = game_match
+                    .run(&mut |record| on_event(LadderEvent::Game(record)))
+                    .map_err(|source| LadderError::Match {
+                        a: a_name.clone(),
+                        b: b_name.clone(),
+                        source,
+                    })?;
+                self.journal
+                    .record(PlayedMatch {
+                        a: a_key.clone(),
+                        b: b_key.clone(),
+                        round,
+                        wins: result.wdl.wins,
+                        draws: result.wdl.draws,
+                        losses: result.wdl.losses,
+                    })
+                    .map_err(LadderError::Run)?;
+                result.wdl
+            }
         };
-        self.played += 1;
-        let on_event = &mut *self.on_event;
-        let result = game_match
-            .run(&mut |record| on_event(LadderEvent::Game(record)))
-            .map_err(|source| LadderError::Match {
-                a: a_name.clone(),
-                b: b_name.clone(),
-                source,
-            })?;
-        self.table.record(&a_name, &b_name, result.wdl);
-        Ok(result.wdl.points() / f64::from(result.wdl.games().max(1)))
+        self.table.record(&a_name, &b_name, wdl);
+        Ok(wdl.points() / f64::from(wdl.games().max(1)))
     }
 }
 
