@@ -87,6 +87,33 @@ pub struct LossValues {
 }
 
 impl Losses {
+    /// The losses of one batch that went through the network in parts (positions of different
+    /// board sizes cannot share a tensor): each term is the parts' mean weighted by `share`,
+    /// each part's share of the batch's positions. `parts` is not empty.
+    pub fn mix(parts: Vec<(f64, Losses)>) -> Losses {
+        let mut parts = parts.into_iter();
+        let (share, first) = parts.next().expect("a batch has a part");
+        let scaled = |losses: Losses, share: f64| Losses {
+            total: losses.total * share,
+            policy: losses.policy * share,
+            soft_policy: losses.soft_policy * share,
+            wdl: losses.wdl * share,
+            lead: losses.lead * share,
+            ownership: losses.ownership * share,
+        };
+        parts.fold(scaled(first, share), |sum, (share, part)| {
+            let part = scaled(part, share);
+            Losses {
+                total: sum.total + part.total,
+                policy: sum.policy + part.policy,
+                soft_policy: sum.soft_policy + part.soft_policy,
+                wdl: sum.wdl + part.wdl,
+                lead: sum.lead + part.lead,
+                ownership: sum.ownership + part.ownership,
+            }
+        })
+    }
+
     /// Copies the terms to the host (a device synchronisation: do it when logging, not every step).
     pub fn values(&self) -> LossValues {
         let value = |t: &Tensor| t.double_value(&[]);

@@ -90,11 +90,14 @@ impl Span {
 /// window is usually cut: only its newest positions count, so a position never comes back
 /// once newer data has pushed it out. A shard that cannot be read is skipped with a warning
 /// and never retried (shards are immutable), and older shards fill its place: one bad file
-/// must not stop training. A shard of another game or other options counts as unreadable.
+/// must not stop training. A shard of another game, or of options none of the run's, counts
+/// as unreadable.
 pub struct Window<S> {
     store: S,
     config: WindowConfig,
-    origin: ShardOrigin,
+    /// The games and options the run plays (one, or several board sizes of a mix); every
+    /// position sampled says which through its [`ShardHeader`].
+    origins: Vec<ShardOrigin>,
     spans: Vec<Span>,
     /// Per target, the running total of allowed positions over `spans`.
     ends_any: Vec<u64>,
@@ -104,13 +107,13 @@ pub struct Window<S> {
 }
 
 impl<S: ShardStore> Window<S> {
-    /// An empty window over the shards of `origin` in `store`; call [`Window::refresh`] to
+    /// An empty window over the shards of `origins` in `store`; call [`Window::refresh`] to
     /// fill it.
-    pub fn new(store: S, config: WindowConfig, origin: ShardOrigin) -> Self {
+    pub fn new(store: S, config: WindowConfig, origins: Vec<ShardOrigin>) -> Self {
         Self {
             store,
             config,
-            origin,
+            origins,
             spans: Vec::new(),
             ends_any: Vec::new(),
             ends_policy: Vec::new(),
@@ -163,11 +166,12 @@ impl<S: ShardStore> Window<S> {
     fn read_own_shard(&self, name: &ShardName) -> Result<Shard, ReplayError> {
         let shard = self.store.read_shard(name)?;
         let origin = shard.header.origin();
-        if origin != self.origin {
+        if !self.origins.contains(&origin) {
+            let expected: Vec<String> = self.origins.iter().map(ToString::to_string).collect();
             return Err(ReplayError::Foreign {
                 file: self.store.locate(name),
                 found: origin.to_string(),
-                expected: self.origin.to_string(),
+                expected: expected.join(" or "),
             });
         }
         Ok(shard)

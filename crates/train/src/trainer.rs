@@ -3,10 +3,11 @@
 use crate::config::{OptimizerKind, TrainerConfig};
 use crate::examples::{Example, example_at};
 use game::{DeviceError, Planes};
-use nn::{HostBatch, LossValues, Network, Targets};
+use nn::{HostBatch, LossValues, Losses, Network, Targets};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use replay::{ShardStore, Window};
+use replay::{ShardHeader, ShardStore, Window};
+use std::collections::HashMap;
 use tch::nn::{Adam, OptimizerConfig, Sgd};
 use tch::{Kind, Tensor};
 
@@ -18,6 +19,9 @@ pub struct Trainer<G: Planes> {
     optimizer: tch::nn::Optimizer,
     config: TrainerConfig,
     options: G::Options,
+    /// The options of each shard origin sampled so far (a run that mixes board sizes has
+    /// several), read from its header's JSON, with their symmetry count.
+    sampled_options: HashMap<String, Option<(G::Options, usize)>>,
     host: HostBatch,
     rng: ChaCha8Rng,
     /// Running mean of the surprise of sampled positions, which surprise weighting scales by.
@@ -64,6 +68,7 @@ impl<G: Planes> Trainer<G> {
             optimizer,
             config,
             options,
+            sampled_options: HashMap::new(),
             host: HostBatch::default(),
             rng,
             mean_surprise: 0.0,
@@ -122,15 +127,36 @@ impl<G: Planes> Trainer<G> {
     }
 
     /// One optimiser step on `examples` (not empty) at the learning rate for `step`.
+    /// Positions of different shapes (a mix of board sizes) go through the network in one
+    /// part per shape, and the step follows the parts' losses weighted by their positions.
     fn learn(&mut self, examples: &[Example<G>], step: u64) -> Result<LossValues, DeviceError> {
         let device = self.network.device();
+        let mut parts: Vec<Vec<&Example<G>>> = Vec::new();
+        for example in examples {
+            let shape = |e: &Example<G>| (e.position.plane_shape(), e.position.num_actions());
+            match parts
+                .iter_mut()
+                .find(|part| shape(part[0]) == shape(example))
+            {
+                Some(part) => part.push(example),
+                None => parts.push(vec![example]),
+            }
+        }
         nn::on_device(&nn::device_name(device), || {
-            let positions: Vec<&G> = examples.iter().map(|example| &example.position).collect();
-            self.host.encode(&positions, positions.len());
-            let inputs = self.host.inputs(device, Kind::Float);
-            let targets = targets(examples, positions[0], device);
-            let output = self.network.forward_t(&inputs, true);
-            let losses = nn::losses(&output, &targets, &self.config.loss_weights);
+            let mut losses = Vec::with_capacity(parts.len());
+            for part in &parts {
+                let positions: Vec<&G> = part.iter().map(|example| &example.position).collect();
+                self.host.encode(&positions, positions.len());
+                let inputs = self.host.inputs(device, Kind::Float);
+                let targets = targets(part, positions[0], device);
+                let output = self.network.forward_t(&inputs, true);
+                let share = part.len() as f64 / examples.len() as f64;
+                losses.push((
+                    share,
+                    nn::losses(&output, &targets, &self.config.loss_weights),
+                ));
+            }
+            let losses = Losses::mix(losses);
             self.optimizer.set_lr(self.config.learning_rate_at(step));
             self.optimizer.backward_step(&losses.total);
             losses.values()
@@ -138,7 +164,6 @@ impl<G: Planes> Trainer<G> {
     }
 
     fn sample_examples<S: ShardStore>(&mut self, window: &Window<S>) -> Vec<Example<G>> {
-        let symmetries = G::new(&self.options).symmetry_count();
         let mut examples = Vec::with_capacity(self.config.batch_size);
         // Bounded retries: a window full of unreadable records must not spin forever, and
         // surprise weighting rejects some draws.
@@ -153,15 +178,14 @@ impl<G: Planes> Trainer<G> {
             if !self.accept_by_surprise(f64::from(sample.played().surprise)) {
                 continue;
             }
-            let symmetry = self.rng.random_range(0..symmetries);
+            let Some((options, symmetries)) =
+                options_of::<G>(&mut self.sampled_options, sample.header)
+            else {
+                continue;
+            };
+            let symmetry = self.rng.random_range(0..*symmetries);
             let horizon = self.config.lead_horizon as usize;
-            match example_at::<G>(
-                &self.options,
-                sample.record,
-                sample.move_index,
-                symmetry,
-                horizon,
-            ) {
+            match example_at::<G>(options, sample.record, sample.move_index, symmetry, horizon) {
                 Ok(example) => examples.push(example),
                 Err(reason) => tracing::warn!("skipping a training sample: {reason}"),
             }
@@ -186,8 +210,34 @@ impl<G: Planes> Trainer<G> {
     }
 }
 
+/// The options a shard's games were played under, with their symmetry count, from `known` or
+/// read from its header's JSON; `None` (warned once) when they do not read as this game's.
+fn options_of<'a, G: Planes>(
+    known: &'a mut HashMap<String, Option<(G::Options, usize)>>,
+    header: &ShardHeader,
+) -> Option<&'a (G::Options, usize)> {
+    known
+        .entry(header.options_json.clone())
+        .or_insert_with(
+            || match serde_json::from_str::<G::Options>(&header.options_json) {
+                Ok(options) => {
+                    let symmetries = G::new(&options).symmetry_count();
+                    Some((options, symmetries))
+                }
+                Err(error) => {
+                    tracing::warn!(
+                        "skipping samples of options {}: {error}",
+                        header.options_json
+                    );
+                    None
+                }
+            },
+        )
+        .as_ref()
+}
+
 /// The target tensors of a batch, on `device`.
-fn targets<G: Planes>(examples: &[Example<G>], first: &G, device: tch::Device) -> Targets {
+fn targets<G: Planes>(examples: &[&Example<G>], first: &G, device: tch::Device) -> Targets {
     let n = examples.len();
     let actions = first.num_actions();
     let shape = first.plane_shape();
@@ -223,6 +273,78 @@ mod tests {
     use ghast::{Ghast, GhastOptions};
     use nn::{NetConfig, Preset};
     use rand::SeedableRng;
+
+    fn first_move_example(options: &GhastOptions) -> Example<Ghast> {
+        let start = Ghast::new(options);
+        let mut legal = Vec::new();
+        start.legal_actions(&mut legal);
+        Example {
+            policy: vec![(legal[0], 1.0)],
+            wdl_index: 0,
+            lead: 1.0,
+            ownership: vec![0.5; start.plane_shape().cells()],
+            position: start,
+        }
+    }
+
+    /// A batch that mixes board sizes goes through the network one size at a time, and its
+    /// losses are each size's weighted by its positions.
+    #[test]
+    fn a_batch_of_two_board_sizes_is_learnt_in_one_step() {
+        let sized = |size| {
+            ghast::RawOptions {
+                size,
+                win_margin: 3,
+                ..ghast::RawOptions::default()
+            }
+            .validate()
+            .unwrap()
+        };
+        let (small, large) = (sized(3), sized(4));
+        let start = Ghast::new(&large);
+        let config = NetConfig::sized(
+            Preset::Tiny.size(),
+            start.plane_shape().channels,
+            start.policy_layout(),
+        );
+        // One set of weights for every trainer: the three steps see the same network.
+        let network = Network::new(config, tch::Device::Cpu);
+        let trainer_of = || {
+            let network = network.duplicate();
+            let config = TrainerConfig {
+                learning_rate: 0.0,
+                ..TrainerConfig::default()
+            };
+            Trainer::<Ghast>::new(
+                network,
+                None,
+                config,
+                large.clone(),
+                ChaCha8Rng::seed_from_u64(1),
+            )
+            .unwrap()
+        };
+        let alone = |options: &GhastOptions, copies: usize| {
+            let examples: Vec<_> = (0..copies).map(|_| first_move_example(options)).collect();
+            trainer_of().learn(&examples, 0).unwrap()
+        };
+        let (small_alone, large_alone) = (alone(&small, 1), alone(&large, 3));
+        let mixed: Vec<_> = [&small, &large, &large, &large]
+            .into_iter()
+            .map(first_move_example)
+            .collect();
+        let losses = trainer_of().learn(&mixed, 0).unwrap();
+        let expected = 0.25 * small_alone.policy + 0.75 * large_alone.policy;
+        assert!(
+            (losses.policy - expected).abs() < 1e-4,
+            "{losses:?} against {small_alone:?} and {large_alone:?}"
+        );
+        assert!(
+            (losses.ownership - (0.25 * small_alone.ownership + 0.75 * large_alone.ownership))
+                .abs()
+                < 1e-4
+        );
+    }
 
     /// A libtorch error in a training step (here a network that reads one plane more than the
     /// game has, as a device out of memory would fail the same call) comes back as the

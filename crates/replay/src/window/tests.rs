@@ -55,7 +55,7 @@ impl Fixture {
         };
         Self {
             _dir: dir,
-            window: Window::new(store, config, test_origin()),
+            window: Window::new(store, config, vec![test_origin()]),
         }
     }
 
@@ -252,6 +252,46 @@ fn shards_of_another_game_or_other_options_are_skipped_with_a_warning() {
         "{log}"
     );
     assert_eq!(fixture.window.len(Targets::Any), 50);
+}
+
+/// A run that mixes board sizes reads the shards of each, and each sampled position's header
+/// says which options it was played under.
+#[test]
+fn a_window_of_several_origins_takes_the_shards_of_each() {
+    let mut fixture = Fixture::new(1e9);
+    let small = ShardOrigin {
+        game: "test".into(),
+        options_json: "{\"size\":3}".into(),
+    };
+    fixture.window.origins.push(small.clone());
+    fixture.write(0, 50);
+    for (index, options_json) in [(1, small.options_json.as_str()), (2, "{\"size\":5}")] {
+        let mut shard = numbered_shard(index, 50 * index as u32, 50);
+        shard.header.options_json = options_json.into();
+        fixture.store().write_shard(&shard).unwrap();
+    }
+    fixture.window.refresh().unwrap();
+
+    assert_eq!(
+        fixture.window.len(Targets::Any),
+        100,
+        "size 5 is none of the run's"
+    );
+    let mut rng = StdRng::seed_from_u64(3);
+    let mut seen = HashSet::new();
+    for _ in 0..200 {
+        let position = fixture.window.sample(&mut rng, Targets::Any).unwrap();
+        let action = position.played().action;
+        let origin = position.header.origin();
+        let expected = if action < 50 {
+            test_origin()
+        } else {
+            small.clone()
+        };
+        assert_eq!(origin, expected, "position {action}");
+        seen.insert(origin.options_json);
+    }
+    assert_eq!(seen.len(), 2, "both sizes are sampled");
 }
 
 #[test]

@@ -390,7 +390,7 @@ fn trainer_loop<'a, G: Planes>(
     let trainer_loop = TrainerLoop {
         run,
         trainer,
-        window: Window::new(shards, config.window, origin.clone()),
+        window: Window::new(shards, config.window, vec![origin.clone()]),
         refresh_every,
         count_positions,
         generation,
