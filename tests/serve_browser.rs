@@ -16,6 +16,8 @@ use ghast::{Ghast, GhastOptions};
 use ghodak::Ghodak;
 use nn::checkpoint::{self, Provenance};
 use nn::{NetConfig, Network, Preset};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -42,9 +44,6 @@ fn browser_dir() -> PathBuf {
 
 /// A tiny network of game `G` with random weights, as a checkpoint file; returns its path.
 fn write_random_bot<G: Planes>(dir: &Path, options: G::Options) -> PathBuf {
-    // Fixed weights, so the bot's replies (and so the games the scripts play) are the same on
-    // every run.
-    tch::manual_seed(1);
     let start = G::new(&options);
     let network = Network::new(
         NetConfig::preset(
@@ -54,6 +53,19 @@ fn write_random_bot<G: Planes>(dir: &Path, options: G::Options) -> PathBuf {
         ),
         tch::Device::Cpu,
     );
+    // Fixed weights, so the bot's replies (and so the games the scripts play) are the same on
+    // every run. Drawn here rather than by libtorch's generator, which is global: the tests
+    // of this file run at once, and one that makes a network between a seed and its use
+    // would change the weights.
+    let mut rng = StdRng::seed_from_u64(2);
+    tch::no_grad(|| {
+        for mut variable in network.var_store().trainable_variables() {
+            let values: Vec<f32> = (0..variable.numel())
+                .map(|_| rng.random_range(-0.3..0.3))
+                .collect();
+            variable.copy_(&tch::Tensor::from_slice(&values).view(variable.size().as_slice()));
+        }
+    });
     let provenance = Provenance {
         game: G::NAME.to_string(),
         game_options: options,
