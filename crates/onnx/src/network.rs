@@ -20,10 +20,16 @@ const ACTIONS: Dim = Dim::Named("actions");
 
 /// Builds the whole graph: inputs, trunk, heads and outputs.
 pub(crate) fn build(config: &NetConfig, weights: &mut Weights) -> Result<Graph, OnnxError> {
+    let mut graph = Graph::default();
+    let axes = Axes {
+        channels: graph.ints("axes.1", &[1]),
+        cells: graph.ints("axes.2_3", &[2, 3]),
+    };
     let mut net = Builder {
-        graph: Graph::default(),
+        graph,
         weights,
         config,
+        axes,
     };
     let planes = net.graph.input(
         "planes",
@@ -89,6 +95,16 @@ struct Builder<'a, 'w> {
     graph: Graph,
     weights: &'a mut Weights<'w>,
     config: &'a NetConfig,
+    axes: Axes,
+}
+
+/// The int64 constants that name axes, for the operators that take their axes as an input
+/// (opset 13's Unsqueeze, Squeeze, Slice, ReduceSum): defined once, used by every layer.
+struct Axes {
+    /// `[1]`: the channels of `[N, C, ...]`.
+    channels: Value,
+    /// `[2, 3]`: the cells of `[N, C, H, W]`.
+    cells: Value,
 }
 
 /// The values every masking or pooling layer reads, computed once from the board mask.
@@ -131,12 +147,11 @@ impl Builder<'_, '_> {
     }
 
     fn board(&mut self, board_mask: &Value) -> Board {
-        let axis1 = self.graph.ints("axes.1", &[1]);
-        let mask = self.op("Unsqueeze", &[board_mask, &axis1], "board.mask");
-        let spatial = self.graph.ints("axes.2_3", &[2, 3]);
+        let channels = self.axes.channels.clone();
+        let mask = self.op("Unsqueeze", &[board_mask, &channels], "board.mask");
         let cells = self.graph.node(
             "ReduceSum",
-            &[&mask, &spatial],
+            &[&mask, &self.axes.cells],
             vec![("keepdims", Attribute::Int(0))],
             "board.cells".into(),
         );
@@ -157,10 +172,9 @@ impl Builder<'_, '_> {
     /// `[N, C, H, W]` -> `[N, 3C]`: mean, size-scaled mean and max over the board's cells of
     /// masked, non-negative features.
     fn pool(&mut self, xs: &Value, board: &Board) -> Value {
-        let spatial = "axes.2_3".to_owned();
         let sum = self.graph.node(
             "ReduceSum",
-            &[xs, &spatial],
+            &[xs, &self.axes.cells],
             vec![("keepdims", Attribute::Int(0))],
             format!("{xs}.sum"),
         );
@@ -309,8 +323,8 @@ impl Builder<'_, '_> {
 
     /// `[N, C]` -> `[N, C, 1, 1]`, to broadcast over the cells.
     fn per_channel(&mut self, xs: &Value) -> Value {
-        let axes = "axes.2_3".to_owned();
-        self.op("Unsqueeze", &[xs, &axes], format!("{xs}.per_channel"))
+        let cells = self.axes.cells.clone();
+        self.op("Unsqueeze", &[xs, &cells], format!("{xs}.per_channel"))
     }
 
     fn trunk(&mut self, planes: &Value, board: &Board) -> Result<Value, OnnxError> {
@@ -451,10 +465,10 @@ impl Builder<'_, '_> {
         let ends = self
             .graph
             .ints(&format!("{xs}.{name}.end"), &bounds(index + 1));
-        let axis = "axes.1".to_owned();
+        let channels = self.axes.channels.clone();
         self.op(
             "Slice",
-            &[xs, &starts, &ends, &axis],
+            &[xs, &starts, &ends, &channels],
             format!("{xs}.{name}"),
         )
     }
@@ -516,12 +530,12 @@ impl Builder<'_, '_> {
             "wdl".into(),
         );
         let lead = self.linear(&hidden, "value.lead", h, 1)?;
-        let axis1 = "axes.1".to_owned();
-        let lead = self.op("Squeeze", &[&lead, &axis1], "lead");
+        let channels = self.axes.channels.clone();
+        let lead = self.op("Squeeze", &[&lead, &channels], "lead");
         let ownership = self.plain_conv(&features, "value.ownership", v, 1, true)?;
         let ownership = self.op("Tanh", &[&ownership], "value.ownership.tanh");
         let ownership = self.mask(&ownership, board);
-        let ownership = self.op("Squeeze", &[&ownership, &axis1], "ownership");
+        let ownership = self.op("Squeeze", &[&ownership, &channels], "ownership");
         Ok(ValueValues {
             wdl,
             lead,
