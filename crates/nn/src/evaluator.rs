@@ -3,7 +3,7 @@
 
 use crate::backend::{Backend, bucket_for, buckets};
 use crate::error::NetError;
-use crate::host_batch::HostBatch;
+use crate::host_batch::{HostBatch, runs_of_one_grid};
 use crate::onnx_model::OnnxModel;
 use crate::outputs::{Outputs, write_evaluations};
 use crate::simulated::SimulatedDevice;
@@ -260,16 +260,10 @@ impl<G: Planes> Evaluator<G> for NetEvaluator<G> {
     fn evaluate(&mut self, positions: &[&G], out: &mut [Evaluation]) -> Result<(), DeviceError> {
         assert_eq!(positions.len(), out.len(), "one evaluation per position");
         let max = *self.buckets.last().expect("at least one bucket");
-        let mut start = 0;
-        while start < positions.len() {
-            let shape = positions[start].plane_shape();
-            let end = (start + 1..positions.len())
-                .find(|&i| i - start == max || positions[i].plane_shape() != shape)
-                .unwrap_or(positions.len());
-            self.warm_up(positions[start])?;
-            let rows = self.bucket_for(end - start);
-            self.run(&positions[start..end], rows, &mut out[start..end])?;
-            start = end;
+        for run in runs_of_one_grid(positions, max) {
+            self.warm_up(positions[run.start])?;
+            let rows = self.bucket_for(run.len());
+            self.run(&positions[run.clone()], rows, &mut out[run])?;
         }
         Ok(())
     }

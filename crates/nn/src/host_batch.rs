@@ -147,3 +147,25 @@ impl HostBatch {
         self.shape.map(|shape| (shape, self.num_actions))
     }
 }
+
+/// The runs of consecutive positions that share a grid, each of at most `max` positions: one
+/// [`HostBatch`] holds one board size, so a request that mixes sizes (self-play of a run
+/// that mixes board sizes) goes to the device as several batches.
+pub fn runs_of_one_grid<'a, G: Planes>(
+    positions: &'a [&'a G],
+    max: usize,
+) -> impl Iterator<Item = std::ops::Range<usize>> + 'a {
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        if start >= positions.len() {
+            return None;
+        }
+        let shape = positions[start].plane_shape();
+        let end = (start + 1..positions.len())
+            .find(|&i| i - start == max || positions[i].plane_shape() != shape)
+            .unwrap_or(positions.len());
+        let run = start..end;
+        start = end;
+        Some(run)
+    })
+}

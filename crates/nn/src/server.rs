@@ -23,6 +23,7 @@
 use crate::HostBatch;
 use crate::backend::{Backend, bucket_for};
 use crate::evaluator::NetEvaluator;
+use crate::host_batch::runs_of_one_grid;
 #[cfg(feature = "torch")]
 use crate::model::Network;
 use crate::outputs::{Outputs, Rows, write_evaluations};
@@ -445,7 +446,8 @@ impl<G> Drop for ServerClient<G> {
 impl<G: Planes> PipelinedEvaluator<G> for ServerClient<G> {
     fn submit(&mut self, positions: &[&G]) -> Result<(), DeviceError> {
         let mut requests = 0;
-        for chunk in positions.chunks(self.max_batch) {
+        for run in runs_of_one_grid(positions, self.max_batch) {
+            let chunk = &positions[run];
             let mut batch = self.spare.pop().unwrap_or_default();
             batch.encode(chunk, chunk.len());
             let (reply, answer) = mpsc::channel();

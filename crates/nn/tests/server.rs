@@ -158,6 +158,38 @@ fn a_request_larger_than_a_pass_is_split() {
     }
 }
 
+/// Self-play of a run that mixes board sizes sends one request of positions of both sizes,
+/// interleaved: each gets what it gets alone, through the server and through an evaluator
+/// on the caller's thread.
+#[test]
+fn a_request_that_mixes_board_sizes_is_answered_position_by_position() {
+    let server = server(4);
+    let small = random_positions(&options(3, 3), 5, 8);
+    let large = random_positions(&options(4, 4), 6, 9);
+    let mixed: Vec<Toy> = large
+        .iter()
+        .zip(small.iter().chain(std::iter::repeat(&small[0])))
+        .flat_map(|(a, b)| [a.clone(), b.clone()])
+        .collect();
+    let expected = one_at_a_time(&server, std::slice::from_ref(&mixed)).remove(0);
+    let mut client = server.client();
+    for (got, want) in evaluate(&mut client, &mixed).iter().zip(&expected) {
+        assert_close(got, want);
+    }
+    let settings = EvaluatorSettings {
+        max_batch: 4,
+        ..EvaluatorSettings::on(Device::Cpu)
+    };
+    let mut inline = NetEvaluator::new(tiny_network(), &options(4, 4), settings).unwrap();
+    let alone: Vec<Evaluation> = mixed
+        .iter()
+        .map(|position| evaluate(&mut inline, std::slice::from_ref(position)).remove(0))
+        .collect();
+    for (got, want) in evaluate(&mut inline, &mixed).iter().zip(&alone) {
+        assert_close(got, want);
+    }
+}
+
 /// Each client keeps `in_flight` batches in flight on a device that fails at its `fail_at`th
 /// pass, until a submit or a receive fails: what each client met.
 fn run_until_the_device_fails(
