@@ -1,6 +1,7 @@
 //! `ghast train` end to end on configs/tiny.toml: checkpoints, shards, TensorBoard curves, and
 //! a run killed with SIGKILL that resumes without losing a finished game or a checkpoint.
 
+use replay::ShardStore;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -698,4 +699,54 @@ fn self_play_starts_from_the_positions_of_a_folder_of_records() {
         "{stderr}"
     );
     assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// `[selfplay] sizes`: self-play mixes the run's board with another size, each size's games
+/// go to shards of their own (another writer id, the size in their header), and the trainer
+/// learns from both; a list that leaves out the run's own size is refused with why.
+#[test]
+fn a_run_mixes_board_sizes_in_self_play_and_training() {
+    let dir = tempfile::tempdir().unwrap();
+    let tiny = std::fs::read_to_string("configs/tiny.toml").unwrap();
+    let mixed = tiny.replace("[selfplay]\n", "[selfplay]\nsizes = [3, 4]\n");
+    assert_ne!(mixed, tiny, "configs/tiny.toml has a [selfplay] table");
+    assert_config_refused(
+        dir.path(),
+        &tiny.replace("[selfplay]\n", "[selfplay]\nsizes = [4, 5]\n"),
+        "leaves out [game] size = 3",
+    );
+    let config = dir.path().join("mixed.toml");
+    std::fs::write(&config, mixed).unwrap();
+    let run = dir.path().join("run");
+    let output = ghast()
+        .args(["train", "--config"])
+        .arg(&config)
+        .args(["--generations", "2", "--run"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(run.join("models/gen-0002.safetensors").exists(), "{stderr}");
+    assert!(
+        !stderr.contains("skipping"),
+        "the trainer takes both sizes' shards: {stderr}"
+    );
+
+    let shards = replay::LocalDirStore::open(run.join("shards")).unwrap();
+    let mut sizes_by_writer = std::collections::BTreeMap::new();
+    for name in shards.list().unwrap() {
+        let shard = shards.read_shard(&name).unwrap();
+        let options: serde_json::Value = serde_json::from_str(&shard.header.options_json).unwrap();
+        sizes_by_writer
+            .entry(name.worker)
+            .or_insert_with(std::collections::BTreeSet::new)
+            .insert(options["size"].as_u64().unwrap());
+    }
+    let expected = std::collections::BTreeMap::from([
+        (0, std::collections::BTreeSet::from([3])),
+        (10_000, std::collections::BTreeSet::from([4])),
+    ]);
+    assert_eq!(sizes_by_writer, expected, "{stderr}");
+    assert_eq!(files(&run, "journal-").len(), 1, "the other size's journal");
 }

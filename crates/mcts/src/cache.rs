@@ -12,8 +12,11 @@ use std::collections::VecDeque;
 ///
 /// The table is direct-mapped by [`Game::hash`] (which covers everything a network reads: for
 /// Ghast the board, side to move, turn, passes and pending veto), a newer entry replacing an
-/// older one in its slot. Policies are stored densely, `num_actions` floats an entry, so
-/// memory is `entries x num_actions x 4` bytes, allocated at the first call; ownership, where
+/// older one in its slot. Policies are stored densely, as many floats an entry as the widest
+/// policy seen, so memory is `entries x num_actions x 4` bytes, allocated at the first call
+/// (and again, emptied, when a wider one comes: a run that mixes board sizes). An entry is
+/// keyed by the hash and the action count together, so a position of one board size never
+/// answers for another's; ownership, where
 /// it is asked for ([`Evaluator::want_ownership`]), a cell's float more an entry, allocated at
 /// the first evaluation that has it. While ownership is asked for, an entry without it is a
 /// miss.
@@ -26,7 +29,10 @@ pub struct CachedEvaluator<E> {
     values: Vec<f32>,
     leads: Vec<f32>,
     policies: Vec<f32>,
-    num_actions: usize,
+    /// Floats per entry in `policies`: the widest policy seen.
+    stride: usize,
+    /// Each slot's action count (its policy's length).
+    actions: Vec<u32>,
     /// Whether evaluations must carry ownership, and each slot's ownership where it has one.
     ownership_wanted: bool,
     has_ownership: Vec<bool>,
@@ -68,7 +74,8 @@ impl<E> CachedEvaluator<E> {
             values: Vec::new(),
             leads: Vec::new(),
             policies: Vec::new(),
-            num_actions: 0,
+            stride: 0,
+            actions: Vec::new(),
             ownership_wanted: false,
             has_ownership: Vec::new(),
             ownerships: Vec::new(),
@@ -107,12 +114,13 @@ impl<E> CachedEvaluator<E> {
         std::mem::take(&mut self.stats)
     }
 
-    fn allocate(&mut self, num_actions: usize) {
-        self.num_actions = num_actions;
+    fn allocate(&mut self, stride: usize) {
+        self.stride = stride;
         self.keys = vec![EMPTY; self.entries];
         self.values = vec![0.0; self.entries];
         self.leads = vec![0.0; self.entries];
-        self.policies = vec![0.0; self.entries * num_actions];
+        self.policies = vec![0.0; self.entries * stride];
+        self.actions = vec![0; self.entries];
     }
 }
 
@@ -130,6 +138,14 @@ fn stored_key(hash: u64) -> u64 {
     if hash == EMPTY { EMPTY_STAND_IN } else { hash }
 }
 
+/// A position's key in the table and its action count: its hash, mixed with the action count
+/// so that positions of two board sizes with one hash (the empty boards) take two slots.
+fn key_of<G: Game>(position: &G) -> (u64, usize) {
+    let actions = position.num_actions();
+    let mixed = position.hash() ^ (actions as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (stored_key(mixed), actions)
+}
+
 impl<E> CachedEvaluator<E> {
     /// Looks every position up, handing each hit to `hit` with its index and its slot, and
     /// leaves the indices of the misses in `misses`.
@@ -140,16 +156,23 @@ impl<E> CachedEvaluator<E> {
         mut hit: impl FnMut(&Self, usize, usize),
     ) {
         misses.clear();
-        let Some(first) = positions.first() else {
+        let Some(widest) = positions
+            .iter()
+            .map(|position| position.num_actions())
+            .max()
+        else {
             return;
         };
-        if self.num_actions != first.num_actions() {
-            self.allocate(first.num_actions());
+        if widest > self.stride {
+            self.allocate(widest);
         }
         for (index, position) in positions.iter().enumerate() {
-            let key = stored_key(position.hash());
+            let (key, actions) = key_of(*position);
             let slot = slot(key, self.entries);
-            if self.keys[slot] == key && (!self.ownership_wanted || self.has_ownership[slot]) {
+            if self.keys[slot] == key
+                && self.actions[slot] as usize == actions
+                && (!self.ownership_wanted || self.has_ownership[slot])
+            {
                 hit(self, index, slot);
             } else {
                 misses.push(index);
@@ -161,11 +184,11 @@ impl<E> CachedEvaluator<E> {
 
     /// Writes the entry in `slot` into `evaluation`.
     fn read(&self, slot: usize, evaluation: &mut Evaluation) {
-        let n = self.num_actions;
+        let n = self.actions[slot] as usize;
         evaluation.policy.clear();
         evaluation
             .policy
-            .extend_from_slice(&self.policies[slot * n..][..n]);
+            .extend_from_slice(&self.policies[slot * self.stride..][..n]);
         evaluation.value = self.values[slot];
         evaluation.lead = self.leads[slot];
         evaluation.ownership.clear();
@@ -185,11 +208,12 @@ impl<E> CachedEvaluator<E> {
     }
 
     /// Has `evaluate` write the evaluations of the positions at `misses` (of a batch whose
-    /// position `i` has the hash `hash(i)`), remembers each, and moves it into `out`.
+    /// position `i` has the key and action count `key(i)`), remembers each, and moves it into
+    /// `out`.
     fn answer_misses(
         &mut self,
         misses: &[usize],
-        hash: impl Fn(usize) -> u64,
+        key: impl Fn(usize) -> (u64, usize),
         out: &mut [Evaluation],
         evaluate: impl FnOnce(&mut E, &mut [Evaluation]) -> Result<(), DeviceError>,
     ) -> Result<(), DeviceError> {
@@ -199,22 +223,21 @@ impl<E> CachedEvaluator<E> {
         let mut miss_out = std::mem::take(&mut self.miss_out);
         evaluate(&mut self.inner, &mut miss_out[..misses.len()])?;
         for (evaluation, &index) in miss_out.iter_mut().zip(misses) {
-            self.store(hash(index), evaluation);
+            self.store(key(index), evaluation);
             std::mem::swap(&mut out[index], evaluation);
         }
         self.miss_out = miss_out;
         Ok(())
     }
 
-    /// Remembers `evaluation` for the position whose hash is `hash`.
-    fn store(&mut self, hash: u64, evaluation: &Evaluation) {
-        let n = self.num_actions;
-        let key = stored_key(hash);
+    /// Remembers `evaluation` for the position whose key and action count are `key`.
+    fn store(&mut self, (key, n): (u64, usize), evaluation: &Evaluation) {
         let slot = slot(key, self.entries);
         self.keys[slot] = key;
+        self.actions[slot] = n as u32;
         self.values[slot] = evaluation.value;
         self.leads[slot] = evaluation.lead;
-        let stored = &mut self.policies[slot * n..][..n];
+        let stored = &mut self.policies[slot * self.stride..][..n];
         stored.fill(0.0);
         let len = evaluation.policy.len().min(n);
         stored[..len].copy_from_slice(&evaluation.policy[..len]);
@@ -241,8 +264,8 @@ impl<G: Game, E: Evaluator<G>> Evaluator<G> for CachedEvaluator<E> {
         });
         if !misses.is_empty() {
             let missed = self.missed(positions, &misses);
-            let hash = |index: usize| positions[index].hash();
-            self.answer_misses(&misses, hash, out, |inner, answers| {
+            let key = |index: usize| key_of(positions[index]);
+            self.answer_misses(&misses, key, out, |inner, answers| {
                 inner.evaluate(&missed, answers)
             })?;
             self.positions = recycle(missed);
@@ -265,8 +288,8 @@ impl<G: Game, E: Evaluator<G>> Evaluator<G> for CachedEvaluator<E> {
 /// A batch the cache has looked up and whose misses are in flight in the evaluator it wraps.
 #[derive(Debug, Default)]
 struct InFlight {
-    /// Each position's hash, to store its evaluation under.
-    hashes: Vec<u64>,
+    /// Each position's key and action count, to store its evaluation under.
+    keys: Vec<(u64, usize)>,
     /// Indices of the positions sent on.
     misses: Vec<usize>,
     /// The answers to the hits, read when the batch was looked up (a later batch may
@@ -277,10 +300,10 @@ struct InFlight {
 impl<G: Game, E: PipelinedEvaluator<G>> PipelinedEvaluator<G> for CachedEvaluator<E> {
     fn submit(&mut self, positions: &[&G]) -> Result<(), DeviceError> {
         let mut batch = self.spare_in_flight.pop().unwrap_or_default();
-        batch.hashes.clear();
+        batch.keys.clear();
         batch
-            .hashes
-            .extend(positions.iter().map(|position| position.hash()));
+            .keys
+            .extend(positions.iter().map(|position| key_of(*position)));
         batch
             .answers
             .resize_with(positions.len(), Evaluation::default);
@@ -313,8 +336,8 @@ impl<G: Game, E: PipelinedEvaluator<G>> PipelinedEvaluator<G> for CachedEvaluato
             std::mem::swap(out, answer);
         }
         if !batch.misses.is_empty() {
-            let hash = |index: usize| batch.hashes[index];
-            self.answer_misses(&batch.misses, hash, out, |inner, answers| {
+            let key = |index: usize| batch.keys[index];
+            self.answer_misses(&batch.misses, key, out, |inner, answers| {
                 inner.receive(answers)
             })?;
         }
@@ -386,6 +409,26 @@ mod tests {
         assert_eq!(stats.lookups, 2 * positions.len() as u64);
         assert_eq!(stats.hits, positions.len() as u64);
         assert_eq!(cache.take_stats(), CacheStats::default());
+    }
+
+    /// A run that mixes board sizes: two positions with one hash and different action counts
+    /// (Nim taking up to 3 or up to 5 stones) are two entries, each answered with its own
+    /// policy, in one batch and from the table.
+    #[test]
+    fn positions_of_two_action_counts_with_one_hash_are_kept_apart() {
+        let (narrow, wide) = (Nim::start(10, 3, None), Nim::start(10, 5, None));
+        assert_eq!(narrow.hash(), wide.hash());
+        let mut cache = CachedEvaluator::new(Counting::default(), 1 << 10);
+        let both = [narrow, wide];
+        let first = evaluate(&mut cache, &both);
+        assert_eq!(
+            (first[0].policy.len(), first[1].policy.len()),
+            (3, 5),
+            "each its own policy"
+        );
+        let again = evaluate(&mut cache, &both);
+        assert_eq!(cache.inner().asked, 2, "the second batch is all hits");
+        assert_eq!(first, again);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use crate::backend::{Backend, bucket_for, buckets};
 use crate::error::NetError;
-use crate::host_batch::{HostBatch, runs_of_one_grid};
+use crate::host_batch::{HostBatch, grouped_by_grid, runs_of_one_grid};
 use crate::onnx_model::OnnxModel;
 use crate::outputs::{Outputs, write_evaluations};
 use crate::simulated::SimulatedDevice;
@@ -259,6 +259,15 @@ impl<G: Planes> Evaluator<G> for NetEvaluator<G> {
     /// to its bucket; a grid seen for the first time is warmed up first.
     fn evaluate(&mut self, positions: &[&G], out: &mut [Evaluation]) -> Result<(), DeviceError> {
         assert_eq!(positions.len(), out.len(), "one evaluation per position");
+        if let Some(order) = grouped_by_grid(positions) {
+            let grouped: Vec<&G> = order.iter().map(|&index| positions[index]).collect();
+            let mut answers = vec![Evaluation::default(); positions.len()];
+            self.evaluate(&grouped, &mut answers)?;
+            for (answer, &index) in answers.iter_mut().zip(&order) {
+                std::mem::swap(&mut out[index], answer);
+            }
+            return Ok(());
+        }
         let max = *self.buckets.last().expect("at least one bucket");
         for run in runs_of_one_grid(positions, max) {
             self.warm_up(positions[run.start])?;

@@ -148,6 +148,32 @@ impl HostBatch {
     }
 }
 
+/// Where positions of several grids are interleaved (self-play of a run that mixes board
+/// sizes: its games' leaves come in slot order), the order that groups them by grid, each
+/// grid's positions in their own order; `None` when they already come grid by grid. Sent in
+/// this order, a request goes to the device as one batch a grid instead of one a run.
+pub fn grouped_by_grid<G: Planes>(positions: &[&G]) -> Option<Vec<usize>> {
+    let grid = |index: usize| {
+        let shape = positions[index].plane_shape();
+        (shape.height, shape.width, shape.channels)
+    };
+    let runs = (1..positions.len())
+        .filter(|&i| grid(i) != grid(i - 1))
+        .count();
+    let mut seen = Vec::new();
+    for index in 0..positions.len() {
+        if !seen.contains(&grid(index)) {
+            seen.push(grid(index));
+        }
+    }
+    if positions.is_empty() || runs + 1 == seen.len() {
+        return None;
+    }
+    let mut order: Vec<usize> = (0..positions.len()).collect();
+    order.sort_by_key(|&index| seen.iter().position(|&g| g == grid(index)));
+    Some(order)
+}
+
 /// The runs of consecutive positions that share a grid, each of at most `max` positions: one
 /// [`HostBatch`] holds one board size, so a request that mixes sizes (self-play of a run
 /// that mixes board sizes) goes to the device as several batches.

@@ -23,7 +23,7 @@
 use crate::HostBatch;
 use crate::backend::{Backend, bucket_for};
 use crate::evaluator::NetEvaluator;
-use crate::host_batch::runs_of_one_grid;
+use crate::host_batch::{grouped_by_grid, runs_of_one_grid};
 #[cfg(feature = "torch")]
 use crate::model::Network;
 use crate::outputs::{Outputs, Rows, write_evaluations};
@@ -420,8 +420,9 @@ pub struct ServerClient<G> {
     /// Batch buffers back from the server, for reuse.
     spare: Vec<HostBatch>,
     /// Each submitted batch not yet received: how many requests it was split into (a batch
-    /// larger than a pass is sent as several).
-    submitted: VecDeque<usize>,
+    /// larger than a pass, or of several grids, is sent as several), and the order its
+    /// positions were sent in where it is not theirs ([`grouped_by_grid`]).
+    submitted: VecDeque<(usize, Option<Vec<usize>>)>,
     /// Where each request's answer comes, oldest first.
     pending: VecDeque<Receiver<Reply>>,
     max_batch: usize,
@@ -445,6 +446,15 @@ impl<G> Drop for ServerClient<G> {
 
 impl<G: Planes> PipelinedEvaluator<G> for ServerClient<G> {
     fn submit(&mut self, positions: &[&G]) -> Result<(), DeviceError> {
+        let order = grouped_by_grid(positions);
+        let grouped: Vec<&G>;
+        let positions = match &order {
+            Some(order) => {
+                grouped = order.iter().map(|&index| positions[index]).collect();
+                &grouped[..]
+            }
+            None => positions,
+        };
         let mut requests = 0;
         for run in runs_of_one_grid(positions, self.max_batch) {
             let chunk = &positions[run];
@@ -463,15 +473,35 @@ impl<G: Planes> PipelinedEvaluator<G> for ServerClient<G> {
             self.pending.push_back(answer);
             requests += 1;
         }
-        self.submitted.push_back(requests);
+        self.submitted.push_back((requests, order));
         Ok(())
     }
 
     fn receive(&mut self, out: &mut [Evaluation]) -> Result<(), DeviceError> {
-        let requests = self
+        let (requests, order) = self
             .submitted
             .pop_front()
             .expect("receive follows a submit");
+        let Some(order) = order else {
+            return self.receive_in_order(requests, out);
+        };
+        let mut answers = vec![Evaluation::default(); out.len()];
+        self.receive_in_order(requests, &mut answers)?;
+        for (answer, &index) in answers.iter_mut().zip(&order) {
+            std::mem::swap(&mut out[index], answer);
+        }
+        Ok(())
+    }
+}
+
+impl<G> ServerClient<G> {
+    /// Takes the answers to the `requests` requests of one batch into `out`, in the order the
+    /// positions were sent.
+    fn receive_in_order(
+        &mut self,
+        requests: usize,
+        out: &mut [Evaluation],
+    ) -> Result<(), DeviceError> {
         let mut start = 0;
         for _ in 0..requests {
             let answer = self.pending.pop_front().expect("one answer per request");

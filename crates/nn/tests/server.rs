@@ -176,6 +176,10 @@ fn a_request_that_mixes_board_sizes_is_answered_position_by_position() {
     for (got, want) in evaluate(&mut client, &mixed).iter().zip(&expected) {
         assert_close(got, want);
     }
+    // Grouped by size, the 12 interleaved positions take 4 passes of up to 4, not 12 of one.
+    let fresh = self::server(4);
+    evaluate(&mut fresh.client(), &mixed);
+    assert!(fresh.mean_batch() > 2.5, "{} a pass", fresh.mean_batch());
     let settings = EvaluatorSettings {
         max_batch: 4,
         ..EvaluatorSettings::on(Device::Cpu)

@@ -8,6 +8,8 @@
 //!                            generation and the newest few are kept, see `RunLimits`)
 //! RUN/models/latest          the newest generation's number, replaced atomically
 //! RUN/journal.bin            finished games not yet in a shard (see the journal module)
+//! RUN/journal-XXXX.bin       the same for another board of a run that mixes board sizes
+//! RUN/shards-merge-XXXX      a merge of such a board's shards under way
 //! RUN/writer-id              a self-play process's id in shard names (see `writer_id`)
 //! RUN/games-stored           how many self-play games this folder's writer has stored
 //! RUN/tensorboard/           event files for TensorBoard
@@ -35,6 +37,22 @@ pub struct Generation<O> {
     /// (`None` in checkpoints from before this was recorded).
     pub run_seconds: Option<u64>,
 }
+
+/// A board's file-name key: the FNV-1a digest of its options, in hex (stable across builds,
+/// unlike the standard library's hasher).
+fn board_key(options_json: &str) -> String {
+    let digest = options_json
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+        });
+    format!("{digest:016x}")
+}
+
+/// Every writer id [`RunDir::writer_id`] draws is below this, so that a process writing the
+/// shards of several boards (a run that mixes board sizes) names each board's writer this
+/// far apart.
+pub const WRITER_IDS: u32 = 10_000;
 
 #[derive(Clone, Debug)]
 pub struct RunDir {
@@ -75,6 +93,20 @@ impl RunDir {
         self.root.join("journal.bin")
     }
 
+    /// The journal of the games of another board than the run's own, in a run that mixes
+    /// board sizes: named by a digest of the board's options (JSON), so that a resumed run
+    /// finds each board's games whatever order its config lists the boards in.
+    pub fn board_journal(&self, options_json: &str) -> PathBuf {
+        self.root
+            .join(format!("journal-{}.bin", board_key(options_json)))
+    }
+
+    /// The intent file of a merge of another board's shards ([`RunDir::board_journal`]).
+    pub fn board_merge_intent(&self, options_json: &str) -> PathBuf {
+        self.root
+            .join(format!("shards-merge-{}", board_key(options_json)))
+    }
+
     /// This folder's id among the writers of a shared replay store: drawn at random the first
     /// time (never 0, which `ghast train` uses) and kept in `RUN/writer-id`, so a resumed
     /// process goes on under its own name. Shard names also carry the creation time and a
@@ -85,7 +117,7 @@ impl RunDir {
         if let Some(id) = read_number(&path, "a writer id")? {
             return Ok(id);
         }
-        let id = rand::random_range(1..=9999);
+        let id = rand::random_range(1..WRITER_IDS);
         write_atomically(&path, format!("{id}\n").as_bytes())?;
         Ok(id)
     }
@@ -261,6 +293,25 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each board of a mix has its own journal and merge intent, named by its options alone:
+    /// the same options the same name, other options another, never the run's own.
+    #[test]
+    fn each_board_has_files_of_its_own() {
+        let run = RunDir::new("run");
+        let (small, large) = (r#"{"size":3}"#, r#"{"size":4}"#);
+        assert_eq!(
+            run.board_journal(small),
+            RunDir::new("run").board_journal(small)
+        );
+        assert_ne!(run.board_journal(small), run.board_journal(large));
+        assert_ne!(run.board_journal(small), run.journal());
+        assert_ne!(run.board_merge_intent(small), run.merge_intent());
+        assert_eq!(
+            run.board_journal(small).file_name().unwrap().len(),
+            "journal-0123456789abcdef.bin".len()
+        );
+    }
 
     #[test]
     fn the_count_of_stored_games_starts_at_zero_round_trips_and_rejects_garbage() {

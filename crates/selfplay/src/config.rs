@@ -45,6 +45,16 @@ pub struct SelfplayConfig {
     pub start_positions: Option<std::path::PathBuf>,
     /// The share of games that start from a position of those records (0: none).
     pub start_position_share: f64,
+    /// Board sizes self-play mixes (KataGo's `bSizes`), the run's own (`[game] size`) among
+    /// them: one network learns them all, and what a small board teaches cheaply carries to
+    /// the large one. Empty: the run's own board only. Each size's games go to shards of its
+    /// own; the run rates, gates and exports its own size.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sizes: Vec<u32>,
+    /// Each of `sizes`' share of the games, in its order (any positive numbers, normalised);
+    /// empty: equal shares.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub size_shares: Vec<f64>,
     /// The search itself (root noise applies to full searches only).
     pub search: SearchConfig,
 }
@@ -175,6 +185,8 @@ impl Default for SelfplayConfig {
             handicap: Handicap::default(),
             start_positions: None,
             start_position_share: 0.0,
+            sizes: Vec::new(),
+            size_shares: Vec::new(),
             search: SearchConfig::default(),
         }
     }
@@ -233,6 +245,26 @@ impl SelfplayConfig {
                  them, start_positions = \"DIR\"",
                 self.start_position_share
             ));
+        }
+        if !self.size_shares.is_empty() && self.size_shares.len() != self.sizes.len() {
+            return Err(format!(
+                "size_shares: {} shares for {} sizes; give one per size, or none for equal \
+                 shares",
+                self.size_shares.len(),
+                self.sizes.len()
+            ));
+        }
+        for (index, &share) in self.size_shares.iter().enumerate() {
+            bounds::finite(&format!("size_shares[{index}]"), share)?;
+            if share <= 0.0 {
+                return Err(format!(
+                    "size_shares[{index}] = {share}: expected a positive share"
+                ));
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        if let Some(size) = self.sizes.iter().find(|&&size| !seen.insert(size)) {
+            return Err(format!("sizes: {size} is listed twice"));
         }
         if self.search.opponent_random_decisions != 0.0 {
             return Err(

@@ -20,6 +20,8 @@ pub struct GameInFlight {
     pub trigger_levels: TriggerLevels,
     /// The model generation playing the game (the newest one that played a move of it).
     pub generation: u32,
+    /// The board it is played on ([`crate::Boards`]; 0: the run's own).
+    pub board: usize,
     /// The side that plays with the handicap in this game, if it is a handicap game, and
     /// the share of its decisions that are random.
     pub handicap: Option<(Side, f64)>,

@@ -5,12 +5,14 @@
 //! The training loop runs one worker per thread, feeds it the newest model's evaluator and
 //! writes the records it returns to the replay store.
 
+mod boards;
 mod config;
 mod game_in_flight;
 mod resign_calibration;
 mod start_positions;
 mod worker;
 
+pub use boards::Boards;
 pub use config::{Handicap, HandicapSide, Inference, ResignConfig, SelfplayConfig};
 pub use start_positions::StartPositions;
-pub use worker::{StepReport, Worker};
+pub use worker::{FinishedGame, StepReport, Worker};

@@ -1,6 +1,6 @@
 use crate::game_in_flight::GameInFlight;
 use crate::resign_calibration::ResignCalibration;
-use crate::{SelfplayConfig, StartPositions};
+use crate::{Boards, SelfplayConfig, StartPositions};
 use game::{Automatic, ChanceStream, Game, Opening, Referee};
 use mcts::{Batch, DeviceError, PipelinedEvaluator, ResignRule, Tree};
 use rand::{Rng, SeedableRng};
@@ -29,7 +29,7 @@ use std::sync::Arc;
 /// chance position or where the game is over.
 pub struct Worker<G: Game> {
     config: SelfplayConfig,
-    options: G::Options,
+    boards: Boards<G::Options>,
     trees: Vec<Tree<G>>,
     referees: Vec<Referee<G>>,
     chance: Vec<ChanceStream>,
@@ -52,6 +52,14 @@ pub struct Worker<G: Game> {
 struct Lane<G: Game> {
     slots: Range<usize>,
     batch: Batch<G>,
+}
+
+/// A finished game and the board it was played on ([`Boards`]; 0: the run's own), whose
+/// shards it goes to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FinishedGame {
+    pub board: usize,
+    pub record: GameRecord,
 }
 
 /// What one step did, for throughput figures.
@@ -96,7 +104,7 @@ impl<G: Game> Worker<G> {
             .collect();
         let mut worker = Self {
             config,
-            options,
+            boards: Boards::one(options),
             trees,
             referees,
             chance,
@@ -128,6 +136,19 @@ impl<G: Game> Worker<G> {
     pub fn with_start_positions(mut self, starts: Arc<StartPositions>) -> Self {
         self.starts = starts;
         if !self.starts.is_empty() {
+            for slot in 0..self.trees.len() {
+                self.start_game(slot);
+            }
+        }
+        self
+    }
+
+    /// Plays each new game on a board drawn from `boards` (a run that mixes board sizes): a
+    /// builder for right after [`Worker::new`], whose games it opens again (start positions
+    /// stay with the run's own board, `boards`' first).
+    pub fn with_boards(mut self, boards: Boards<G::Options>) -> Self {
+        self.boards = boards;
+        if self.boards.len() > 1 {
             for slot in 0..self.trees.len() {
                 self.start_game(slot);
             }
@@ -176,7 +197,7 @@ impl<G: Game> Worker<G> {
     pub fn step<E: PipelinedEvaluator<G> + ?Sized>(
         &mut self,
         evaluator: &mut E,
-        finished: &mut Vec<GameRecord>,
+        finished: &mut Vec<FinishedGame>,
     ) -> Result<StepReport, DeviceError> {
         for lane in 0..self.lanes.len() {
             if !self.lanes[lane].batch.is_in_flight() {
@@ -191,7 +212,8 @@ impl<G: Game> Worker<G> {
             }
             moves += 1;
             if let Some(record) = self.play_move(slot) {
-                finished.push(record);
+                let board = self.games[slot].board;
+                finished.push(FinishedGame { board, record });
                 self.start_game(slot);
             }
         }
@@ -342,8 +364,9 @@ impl<G: Game> Worker<G> {
 
     /// A new game in `slot`, played up to its first decision.
     fn open_game(&mut self, slot: usize) {
-        let start = G::new(&self.options);
         let rng = &mut self.rngs[slot];
+        let board = self.boards.draw(rng);
+        let start = G::new(self.boards.options(board));
         let opening = Opening {
             actions: rng.random_range(0..=self.config.random_opening_moves) as usize,
             seed: rng.random(),
@@ -373,12 +396,17 @@ impl<G: Game> Worker<G> {
                     .as_ref()
                     .is_some_and(|calibration| calibration.threshold().is_none()),
             generation: self.generation,
+            board,
             handicap,
             ..GameInFlight::default()
         };
         // A record's opening, played as the random opening is (recorded, never a policy
-        // target); the random opening follows it.
-        let start = self.starts.draw(rng).map(<[usize]>::to_vec);
+        // target); the random opening follows it. The records are of the run's own board.
+        let start = self
+            .starts
+            .draw(rng)
+            .filter(|_| board == 0)
+            .map(<[usize]>::to_vec);
         for action in start.into_iter().flatten() {
             let referee = &mut self.referees[slot];
             let by_chance = referee.game().is_chance();

@@ -29,7 +29,7 @@ fn play_games_with(
     for _ in 0..100_000 {
         worker.step(evaluator, &mut finished).unwrap();
         if finished.len() >= wanted {
-            return finished;
+            return finished.into_iter().map(|game| game.record).collect();
         }
     }
     panic!("only {} games finished", finished.len());
@@ -152,7 +152,7 @@ fn a_calibrated_threshold_waits_for_evidence_and_falls_when_it_shows_false_resig
     while finished.len() < 10 {
         worker.step(&mut uniform, &mut finished).unwrap();
     }
-    for record in &finished[..10] {
+    for record in finished[..10].iter().map(|game| &game.record) {
         assert_ne!(record.end_reason, "resign");
         assert!(
             record.resign_playthrough.is_some(),
@@ -294,7 +294,10 @@ fn games_of(batches_in_flight: usize, rounds: usize, drain_every: Option<usize>)
             worker.drain(&mut evaluator).unwrap();
         }
     }
-    let mut games: Vec<String> = finished.iter().map(|game| format!("{game:?}")).collect();
+    let mut games: Vec<String> = finished
+        .iter()
+        .map(|game| format!("{:?}", game.record))
+        .collect();
     games.sort();
     games
 }
@@ -369,8 +372,7 @@ fn games_start_from_records_at_the_share_asked() {
         while finished.len() < 12 {
             worker.step(&mut evaluator, &mut finished).unwrap();
         }
-        let later = &finished[..];
-        for played in later {
+        for played in finished.iter().map(|game| &game.record) {
             let prefix = played
                 .moves
                 .iter()
@@ -392,11 +394,50 @@ fn games_start_from_records_at_the_share_asked() {
         }
         if share == 0.0 {
             assert!(
-                later
+                finished
                     .iter()
-                    .any(|played| played.moves[0].action as usize != record[0]),
+                    .any(|played| played.record.moves[0].action as usize != record[0]),
                 "games of their own"
             );
         }
+    }
+}
+
+/// A worker given two boards plays each at its share, names the board of each finished game,
+/// and every game replays under its own board's options to its final position.
+#[test]
+fn a_worker_of_two_boards_plays_each_and_names_it() {
+    let large = RawOptions {
+        size: 4,
+        win_margin: 3,
+        ..RawOptions::default()
+    }
+    .validate()
+    .unwrap();
+    let boards = selfplay::Boards::mix(vec![(large.clone(), 1.0), (small_board(), 1.0)]).unwrap();
+    let config = SelfplayConfig {
+        games_in_flight: 8,
+        full_visits: 8,
+        cheap_visits: 4,
+        ..SelfplayConfig::default()
+    };
+    let mut worker = Worker::<Ghast>::new(large.clone(), config, 3).with_boards(boards.clone());
+    let mut evaluator = Inline::new(UniformEvaluator);
+    let mut finished = Vec::new();
+    while finished.len() < 24 {
+        worker.step(&mut evaluator, &mut finished).unwrap();
+    }
+    let on_small = finished.iter().filter(|game| game.board == 1).count();
+    assert!(
+        (4..=20).contains(&on_small),
+        "about half of 24 games on the small board: {on_small}"
+    );
+    for game in &finished {
+        let mut replayed = Ghast::new(boards.options(game.board));
+        for played in &game.record.moves {
+            assert!(replayed.is_legal(played.action as usize));
+            replayed.apply(played.action as usize);
+        }
+        assert_eq!(replayed.position_text(), game.record.final_position);
     }
 }

@@ -249,7 +249,10 @@ fn run_worker<G: Planes, E: PipelinedEvaluator<G>>(
         steps,
         elapsed: started.elapsed().as_secs_f64(),
         network_seconds: (network_time(&evaluator) - network_before).as_secs_f64(),
-        game_lengths: finished.iter().map(|game| game.moves.len()).collect(),
+        game_lengths: finished
+            .iter()
+            .map(|game| game.record.moves.len())
+            .collect(),
     })
 }
 

@@ -2,7 +2,7 @@ use crate::{EvaluationConfig, TrainerConfig};
 use mcts::{Formula, MoveChoice, ResignRule, SearchConfig};
 use nn::{NetSize, Preset};
 use replay::WindowConfig;
-use selfplay::{ResignConfig, SelfplayConfig};
+use selfplay::{Boards, ResignConfig, SelfplayConfig};
 use serde::{Deserialize, Serialize};
 
 /// A whole run configuration (a TOML file under configs/). Every table but `[game]` and
@@ -30,6 +30,53 @@ pub struct RunConfig<O> {
     /// The bot `ghast train` exports from the final generation.
     #[serde(default)]
     pub bot: BotConfig,
+}
+
+impl<O: Clone + Serialize + serde::de::DeserializeOwned> RunConfig<O> {
+    /// The boards self-play plays: `[game]`, and with `[selfplay] sizes` the game's options
+    /// at each other size (every other option as `[game]`'s), with their shares. An error
+    /// says what is wrong with `sizes`: a game without a `size` option, a list that leaves
+    /// out the run's own size, or a size the game refuses.
+    pub fn boards(&self) -> Result<Boards<O>, String> {
+        let selfplay = &self.selfplay;
+        if selfplay.sizes.is_empty() {
+            return Ok(Boards::one(self.game.clone()));
+        }
+        let own = serde_json::to_value(&self.game).map_err(|e| e.to_string())?;
+        let own_size = own
+            .get("size")
+            .and_then(serde_json::Value::as_u64)
+            .ok_or("sizes: this game's options have no `size`")?;
+        if !selfplay
+            .sizes
+            .iter()
+            .any(|&size| u64::from(size) == own_size)
+        {
+            return Err(format!(
+                "sizes = {:?} leaves out [game] size = {own_size}, the board the run rates and \
+                 exports",
+                selfplay.sizes
+            ));
+        }
+        let share = |index: usize| selfplay.size_shares.get(index).copied().unwrap_or(1.0);
+        let own_index = selfplay
+            .sizes
+            .iter()
+            .position(|&size| u64::from(size) == own_size)
+            .expect("checked above");
+        let mut boards = vec![(self.game.clone(), share(own_index))];
+        for (index, &size) in selfplay.sizes.iter().enumerate() {
+            if index == own_index {
+                continue;
+            }
+            let mut options = own.clone();
+            options["size"] = size.into();
+            let options =
+                serde_json::from_value(options).map_err(|e| format!("sizes: size {size}: {e}"))?;
+            boards.push((options, share(index)));
+        }
+        Boards::mix(boards).map_err(|e| format!("sizes: {e}"))
+    }
 }
 
 /// How the exported bot (`RUN/bot`) plays: self-play's search ([`BotConfig::search`]) with
@@ -124,7 +171,7 @@ pub fn game_name(text: &str) -> Result<Option<String>, String> {
     }
 }
 
-impl<O: serde::de::DeserializeOwned> RunConfig<O> {
+impl<O: Clone + Serialize + serde::de::DeserializeOwned> RunConfig<O> {
     /// Parses and checks a configuration file's text, whose `[game] name` (see [`game_name`])
     /// the caller has matched to `O`; the error names the table and field.
     pub fn parse(text: &str) -> Result<Self, String> {
@@ -136,6 +183,7 @@ impl<O: serde::de::DeserializeOwned> RunConfig<O> {
             .try_into()
             .map_err(|error: toml::de::Error| error.to_string().trim().replace('\n', " "))?;
         config.validate()?;
+        config.boards().map_err(|e| format!("[selfplay] {e}"))?;
         Ok(config)
     }
 }
@@ -254,6 +302,41 @@ impl RunLimits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn ghast_config(extra_selfplay: &str) -> Result<RunConfig<ghast::GhastOptions>, String> {
+        RunConfig::parse(&format!(
+            "[game]\nsize = 4\nwin_margin = 3\n[network]\npreset = \"tiny\"\n\
+             [selfplay]\n{extra_selfplay}"
+        ))
+    }
+
+    /// `[selfplay] sizes`: the run's own board first, each other size with every other option
+    /// as `[game]`'s, at the shares asked.
+    #[test]
+    fn sizes_make_the_boards_self_play_mixes() {
+        let one = ghast_config("").unwrap().boards().unwrap();
+        assert_eq!(one.len(), 1);
+        let config = ghast_config("sizes = [3, 4]\nsize_shares = [1.0, 3.0]\n").unwrap();
+        let boards = config.boards().unwrap();
+        let sizes: Vec<u8> = boards.all().iter().map(|options| options.size()).collect();
+        assert_eq!(sizes, [4, 3], "the run's own first");
+        assert_eq!(boards.options(1).win_margin(), 3, "[game]'s other options");
+        assert_eq!(*boards.options(0), config.game);
+    }
+
+    #[test]
+    fn sizes_the_run_cannot_mix_are_refused_with_why() {
+        let refused = |extra: &str| ghast_config(extra).unwrap_err();
+        assert!(
+            refused("sizes = [3, 5]\n").contains("leaves out [game] size = 4"),
+            "{}",
+            refused("sizes = [3, 5]\n")
+        );
+        assert!(refused("sizes = [4, 9]\n").contains("size 9"));
+        assert!(refused("sizes = [4, 3]\nsize_shares = [1.0]\n").contains("1 shares for 2 sizes"));
+        assert!(refused("sizes = [4, 3]\nsize_shares = [1.0, 0.0]\n").contains("size_shares[1]"));
+        assert!(refused("sizes = [4, 4]\n").contains("4 is listed twice"));
+    }
 
     #[test]
     fn the_bot_searches_as_self_play_did_without_its_noise() {

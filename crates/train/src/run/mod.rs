@@ -27,6 +27,7 @@ use nn::DeviceChoice;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use replay::{LocalDirStore, ShardOrigin, ShardStore, Window, open_store};
+use selfplay::Boards;
 use shared::Shared;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
@@ -96,9 +97,12 @@ pub fn train<G: Planes>(
 struct Process<'a, G: Planes> {
     run: &'a RunDir,
     config: &'a RunConfig<G::Options>,
+    /// The boards self-play plays (the run's own first).
+    boards: Boards<G::Options>,
     /// Self-play threads (none in a learner).
     workers: usize,
-    writer: Option<ShardWriter<Box<dyn ShardStore>>>,
+    /// The shard writer of each board (none in a learner).
+    writers: Vec<ShardWriter<Box<dyn ShardStore>>>,
     trainer: Option<TrainerLoop<'a, G>>,
     /// The generation and training step the process starts from.
     generation: u64,
@@ -120,26 +124,24 @@ impl<'a, G: Planes> Process<'a, G> {
         config: &'a RunConfig<G::Options>,
         device: DeviceChoice,
     ) -> Result<Self> {
-        let origin = origin::<G>(config)?;
+        let boards = boards(config)?;
+        let origins = origins::<G>(&boards)?;
         let (trainer, generation, step) = trainer_loop::<G>(
             run,
             config,
             local_shards(run)?,
             LOCAL_REFRESH,
             false,
-            &origin,
+            &origins,
             device,
         )?;
-        let merging = (config.run.merged_shard_positions > 0).then(|| ShardMerging {
-            intent: run.merge_intent(),
-            target_positions: config.run.merged_shard_positions,
-        });
-        let writer = shard_writer(run, config, local_shards(run)?, origin, 0, merging)?;
+        let writers = shard_writers(run, config, &origins, || local_shards(run), 0, true)?;
         Ok(Process {
             run,
             config,
+            boards,
             workers: config.selfplay.workers.max(1),
-            writer: Some(writer),
+            writers,
             trainer: Some(trainer),
             generation,
             step,
@@ -159,13 +161,16 @@ impl<'a, G: Planes> Process<'a, G> {
         device: DeviceChoice,
     ) -> Result<Self> {
         let writer_id = run.writer_id()?;
-        let shards = open_store(&store.shards())?;
-        let writer = shard_writer(run, config, shards, origin::<G>(config)?, writer_id, None)?;
+        let boards = boards(config)?;
+        let origins = origins::<G>(&boards)?;
+        let shards = || Ok(open_store(&store.shards())?);
+        let writers = shard_writers(run, config, &origins, shards, writer_id, false)?;
         Ok(Process {
             run,
             config,
+            boards,
             workers: config.selfplay.workers.max(1),
-            writer: Some(writer),
+            writers,
             trainer: None,
             generation: sync::first_model(store, run)?,
             step: 0,
@@ -184,14 +189,16 @@ impl<'a, G: Planes> Process<'a, G> {
         device: DeviceChoice,
     ) -> Result<Self> {
         let shards = open_store(&store.shards())?;
-        let origin = origin::<G>(config)?;
+        let boards = boards(config)?;
+        let origins = origins::<G>(&boards)?;
         let (trainer, generation, step) =
-            trainer_loop::<G>(run, config, shards, REMOTE_REFRESH, true, &origin, device)?;
+            trainer_loop::<G>(run, config, shards, REMOTE_REFRESH, true, &origins, device)?;
         Ok(Process {
             run,
             config,
+            boards,
             workers: 0,
-            writer: None,
+            writers: Vec::new(),
             trainer: Some(trainer),
             generation,
             step,
@@ -208,8 +215,9 @@ impl<'a, G: Planes> Process<'a, G> {
         let Process {
             run,
             config,
+            boards,
             workers,
-            writer,
+            writers,
             trainer,
             generation,
             step,
@@ -252,12 +260,18 @@ impl<'a, G: Planes> Process<'a, G> {
 
         let mut progress = progress::Progress::new(limit);
         std::thread::scope(|scope| -> Result<()> {
-            let (sender, receiver) = mpsc::channel();
             let shared = &shared;
-            let writer = writer.map(|writer| scope.spawn(move || writer.run(receiver, shared)));
+            let (senders, writers): (Vec<_>, Vec<_>) = writers
+                .into_iter()
+                .map(|writer| {
+                    let (sender, receiver) = mpsc::channel();
+                    (sender, scope.spawn(move || writer.run(receiver, shared)))
+                })
+                .unzip();
+            let boards = &boards;
             let self_play: Vec<_> = (0..workers)
                 .map(|index| {
-                    let sender = sender.clone();
+                    let senders = senders.clone();
                     let seed = seed_base ^ ((index as u64) << 32);
                     let served = served.as_ref();
                     let starts = &starts;
@@ -265,19 +279,19 @@ impl<'a, G: Planes> Process<'a, G> {
                         workers::run_worker::<G>(
                             run,
                             workers::Games {
-                                options: &config.game,
+                                boards,
                                 config: &config.selfplay,
                                 starts,
                             },
                             seed,
                             shared,
-                            sender,
+                            senders,
                             served,
                         )
                     })
                 })
                 .collect();
-            drop(sender);
+            drop(senders);
             let trainer = trainer
                 .map(|trainer| scope.spawn(move || trainer.run(shared, limit.last_generation())));
             let evaluation = &config.evaluation;
@@ -316,7 +330,7 @@ impl<'a, G: Planes> Process<'a, G> {
             for handle in self_play {
                 result = result.and(handle.join().expect("a self-play thread panicked"));
             }
-            if let Some(writer) = writer {
+            for writer in writers {
                 result = result.and(writer.join().expect("the shard writer panicked"));
             }
             if let Some(matches) = matches {
@@ -364,12 +378,27 @@ impl<'a, G: Planes> Process<'a, G> {
     }
 }
 
-/// The game and options every shard of the run is stamped with.
-fn origin<G: Planes>(config: &RunConfig<G::Options>) -> Result<ShardOrigin> {
-    Ok(ShardOrigin {
-        game: G::NAME.to_owned(),
-        options_json: serde_json::to_string(&config.game)?,
-    })
+/// The boards self-play plays: `[game]`, and the other `[selfplay] sizes`.
+fn boards<O: Clone + serde::Serialize + serde::de::DeserializeOwned>(
+    config: &RunConfig<O>,
+) -> Result<Boards<O>> {
+    config
+        .boards()
+        .map_err(|error| anyhow::anyhow!("[selfplay] {error}"))
+}
+
+/// The game and options every shard of each board is stamped with, the run's own first.
+fn origins<G: Planes>(boards: &Boards<G::Options>) -> Result<Vec<ShardOrigin>> {
+    boards
+        .all()
+        .iter()
+        .map(|options| {
+            Ok(ShardOrigin {
+                game: G::NAME.to_owned(),
+                options_json: serde_json::to_string(options)?,
+            })
+        })
+        .collect()
 }
 
 /// The trainer over `shards` (re-listed every `refresh_every`), from the newest checkpoint;
@@ -381,7 +410,7 @@ fn trainer_loop<'a, G: Planes>(
     shards: Box<dyn ShardStore>,
     refresh_every: Duration,
     count_positions: bool,
-    origin: &ShardOrigin,
+    origins: &[ShardOrigin],
     device: DeviceChoice,
 ) -> Result<(TrainerLoop<'a, G>, u64, u64)> {
     let device = device.torch_device();
@@ -390,7 +419,7 @@ fn trainer_loop<'a, G: Planes>(
     let trainer_loop = TrainerLoop {
         run,
         trainer,
-        window: Window::new(shards, config.window, vec![origin.clone()]),
+        window: Window::new(shards, config.window, origins.to_vec()),
         refresh_every,
         count_positions,
         generation,
@@ -403,33 +432,59 @@ fn trainer_loop<'a, G: Planes>(
     Ok((trainer_loop, generation, step))
 }
 
-/// The writer that keeps finished games: in the journal at once, in `shards` once a shard is
-/// full; it starts with the games a killed process left in the journal.
-fn shard_writer<O>(
+/// The writers that keep finished games, one per board of `origins` (the run's own first),
+/// each over a store `shards` opens: in its journal at once, in the store once a shard is
+/// full. Each starts with the games a killed process left in its journal. The run's own
+/// board's writer counts the games stored and draws the self-play curves; another board's
+/// has a journal and a writer id of its own (ids [`rundir::WRITER_IDS`] apart), and merges
+/// its old shards where `merge` asks for merging.
+fn shard_writers<O>(
     run: &RunDir,
     config: &RunConfig<O>,
-    shards: Box<dyn ShardStore>,
-    origin: ShardOrigin,
+    origins: &[ShardOrigin],
+    shards: impl Fn() -> Result<Box<dyn ShardStore>>,
     writer_id: u32,
-    merging: Option<ShardMerging>,
-) -> Result<ShardWriter<Box<dyn ShardStore>>> {
-    let (journal, recovered) = Journal::open(&run.journal())?;
-    if !recovered.is_empty() {
-        tracing::info!(
-            "recovered {} finished games from the journal",
-            recovered.len()
+    merge: bool,
+) -> Result<Vec<ShardWriter<Box<dyn ShardStore>>>> {
+    let mut writers = Vec::with_capacity(origins.len());
+    for (board, origin) in origins.iter().enumerate() {
+        let own = board == 0;
+        let (journal_path, intent) = if own {
+            (run.journal(), run.merge_intent())
+        } else {
+            (
+                run.board_journal(&origin.options_json),
+                run.board_merge_intent(&origin.options_json),
+            )
+        };
+        let (journal, recovered) = Journal::open(&journal_path)?;
+        if !recovered.is_empty() {
+            tracing::info!(
+                "recovered {} finished games from the journal ({})",
+                recovered.len(),
+                journal_path.display()
+            );
+        }
+        let merging = (merge && config.run.merged_shard_positions > 0).then_some(ShardMerging {
+            intent,
+            target_positions: config.run.merged_shard_positions,
+        });
+        let writer = ShardWriter::new(
+            shards()?,
+            journal,
+            recovered,
+            config.run.games_per_shard,
+            origin.clone(),
+            writer_id + rundir::WRITER_IDS * board as u32,
+            merging,
         );
+        writers.push(if own {
+            writer.counting_in(run.clone())?
+        } else {
+            writer.without_curves()
+        });
     }
-    ShardWriter::new(
-        shards,
-        journal,
-        recovered,
-        config.run.games_per_shard,
-        origin,
-        writer_id,
-        merging,
-    )
-    .counting_in(run.clone())
+    Ok(writers)
 }
 
 /// The run folder's own replay store.

@@ -9,7 +9,7 @@ use game::Planes;
 use mcts::{CachedEvaluator, Inline, PipelinedEvaluator};
 use nn::{DeviceChoice, EvaluatorSettings, InferenceServer, NetEvaluator, Network};
 use replay::GameRecord;
-use selfplay::{SelfplayConfig, StartPositions, Worker};
+use selfplay::{Boards, SelfplayConfig, StartPositions, Worker};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
@@ -81,10 +81,10 @@ impl<G: Planes> ServedNetwork<G> {
     }
 }
 
-/// What a self-play thread plays: the game's options, how it plays them, and the records
-/// some of its games start from.
+/// What a self-play thread plays: the boards (the run's own, and in a run that mixes board
+/// sizes others), how it plays them, and the records some of its games start from.
 pub struct Games<'a, G: Planes> {
-    pub options: &'a G::Options,
+    pub boards: &'a Boards<G::Options>,
     pub config: &'a SelfplayConfig,
     pub starts: &'a Arc<StartPositions>,
 }
@@ -94,17 +94,19 @@ pub fn run_worker<G: Planes>(
     games: Games<'_, G>,
     seed: u64,
     shared: &Shared,
-    records: Sender<GameRecord>,
+    records: Vec<Sender<GameRecord>>,
     served: Option<&ServedNetwork<G>>,
 ) -> Result<()> {
     let Games {
-        options,
+        boards,
         config,
         starts,
     } = games;
+    let options = boards.options(0);
     match served {
         Some(served) => {
             let worker = Worker::<G>::new(options.clone(), config.clone(), seed)
+                .with_boards(boards.clone())
                 .with_start_positions(starts.clone());
             let generation = served.generation.load(Ordering::Acquire);
             let newer = |current: u64| -> Result<_> {
@@ -124,6 +126,7 @@ pub fn run_worker<G: Planes>(
         None => {
             let config = &config.clone().evaluating_on_own_thread();
             let worker = Worker::<G>::new(options.clone(), config.clone(), seed)
+                .with_boards(boards.clone())
                 .with_start_positions(starts.clone());
             let evaluator = |network| -> Result<_> {
                 let evaluator =
@@ -160,7 +163,7 @@ fn play<G: Planes, E: PipelinedEvaluator<G>>(
     mut generation: u64,
     config: &SelfplayConfig,
     shared: &Shared,
-    records: Sender<GameRecord>,
+    records: Vec<Sender<GameRecord>>,
     mut newer: impl FnMut(u64) -> Result<Option<(u64, E)>>,
 ) -> Result<()> {
     let mut evaluator = CachedEvaluator::new(evaluator, config.eval_cache);
@@ -176,8 +179,9 @@ fn play<G: Planes, E: PipelinedEvaluator<G>>(
         shared
             .cache_hits
             .fetch_add(evaluator.take_stats().hits, Ordering::Relaxed);
-        for record in finished.drain(..) {
-            if records.send(record).is_err() {
+        for game in finished.drain(..) {
+            // Each board's games go to its own shard writer.
+            if records[game.board].send(game.record).is_err() {
                 return Ok(());
             }
         }

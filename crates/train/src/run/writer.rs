@@ -58,6 +58,8 @@ pub struct ShardWriter<S> {
     /// The number the first game of this process comes after: the games stored and those
     /// recovered from the journal when it started (the self-play curves' x-axis).
     games_before: u64,
+    /// Whether this writer draws the self-play curves: one writer of a process does.
+    curves: bool,
 }
 
 impl<S: ShardStore + 'static> ShardWriter<S> {
@@ -83,7 +85,15 @@ impl<S: ShardStore + 'static> ShardWriter<S> {
             tally: None,
             stored_games: 0,
             games_before: 0,
+            curves: true,
         }
+    }
+
+    /// Draws no self-play curves: the writer of another board than the run's own, beside the
+    /// writer that does (its games still count in the curves' games per second).
+    pub fn without_curves(mut self) -> Self {
+        self.curves = false;
+        self
     }
 
     /// Keeps the count of stored games in `run` and numbers this process's games on from it
@@ -158,7 +168,7 @@ impl<S: ShardStore + 'static> ShardWriter<S> {
                 last_merge = Instant::now();
                 self.merge_old_shards()?;
             }
-            if last_log.elapsed() >= STATS_INTERVAL && stats.games > 0 {
+            if self.curves && last_log.elapsed() >= STATS_INTERVAL && stats.games > 0 {
                 last_log = Instant::now();
                 stats.log(shared, start.elapsed(), self.games_before);
                 stats = Stats::default();
