@@ -8,11 +8,13 @@
 mod boards;
 mod config;
 mod game_in_flight;
+mod reanalyse;
 mod resign_calibration;
 mod start_positions;
 mod worker;
 
 pub use boards::Boards;
 pub use config::{Handicap, HandicapSide, Inference, ResignConfig, SelfplayConfig};
+pub use reanalyse::{ReanalyseError, Reanalyser};
 pub use start_positions::StartPositions;
 pub use worker::{FinishedGame, StepReport, Worker};

@@ -441,3 +441,74 @@ fn a_worker_of_two_boards_plays_each_and_names_it() {
         assert_eq!(replayed.position_text(), game.record.final_position);
     }
 }
+
+/// Reanalyse: a stored game searched again by another network keeps its moves, outcome and
+/// unsearched moves, and gets that network's targets where it had targets (here a network
+/// that always wants to pass: its targets lean to the pass the first one never favoured);
+/// a record of another board does not replay and says where.
+#[test]
+fn a_reanalysed_game_keeps_its_moves_and_gets_the_new_networks_targets() {
+    let config = SelfplayConfig {
+        games_in_flight: 4,
+        full_visits: 16,
+        cheap_visits: 4,
+        full_search_probability: 0.5,
+        ..SelfplayConfig::default()
+    };
+    let records = play_games(config.clone(), 4);
+    let mut reanalyser = selfplay::Reanalyser::<Ghast>::new(config, 1);
+    let mut leaning_to_pass = 0;
+    for record in &records {
+        let fresh = reanalyser
+            .reanalyse(&small_board(), record, 9, &mut AlwaysPass)
+            .unwrap();
+        assert_eq!(fresh.generation, 9);
+        assert_eq!(
+            (&fresh.outcome, &fresh.end_reason, &fresh.final_position),
+            (&record.outcome, &record.end_reason, &record.final_position)
+        );
+        let mut game = Ghast::new(&small_board());
+        for (old, new) in record.moves.iter().zip(&fresh.moves) {
+            assert_eq!((old.action, old.full_search), (new.action, new.full_search));
+            if old.policy.is_empty() {
+                assert_eq!(old, new, "a move without a target is left as it was");
+            } else {
+                assert!(!new.policy.is_empty());
+                let pass = game.parse_action("pass").ok();
+                let weight = |policy: &[(u32, u32)]| {
+                    policy
+                        .iter()
+                        .filter(|&&(action, _)| Some(action as usize) == pass)
+                        .map(|&(_, weight)| weight)
+                        .sum::<u32>()
+                };
+                leaning_to_pass += usize::from(weight(&new.policy) > weight(&old.policy));
+            }
+            game.apply(old.action as usize);
+        }
+    }
+    assert!(
+        leaning_to_pass > 0,
+        "the new network's targets are the ones written"
+    );
+
+    let larger = RawOptions {
+        size: 4,
+        win_margin: 3,
+        ..RawOptions::default()
+    }
+    .validate()
+    .unwrap();
+    let mismatched = records
+        .iter()
+        .find_map(|record| {
+            reanalyser
+                .reanalyse(&larger, record, 9, &mut AlwaysPass)
+                .err()
+        })
+        .expect("a size-3 game does not replay on size 4");
+    assert!(
+        mismatched.to_string().contains("does not replay"),
+        "{mismatched}"
+    );
+}
