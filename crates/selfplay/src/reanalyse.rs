@@ -5,7 +5,7 @@
 //! value targets) with fresh targets where it had targets: the trainer reads it as any other.
 
 use crate::SelfplayConfig;
-use game::{DeviceError, Evaluator, Game};
+use game::{DeviceError, Evaluator, Game, Referee};
 use mcts::{Batch, Tree};
 use replay::GameRecord;
 
@@ -39,25 +39,28 @@ impl<G: Game> Reanalyser<G> {
         generation: u32,
         evaluator: &mut E,
     ) -> Result<GameRecord, ReanalyseError> {
-        let mut game = G::new(options);
+        // The referee replays the record, as every driver of a game steps it: a move that is
+        // not legal where it was played is refused, not applied.
+        let mut referee = Referee::new(G::new(options));
         let mut searched = Vec::new();
         let mut trees = Vec::new();
         for (index, played) in record.moves.iter().enumerate() {
             let action = played.action as usize;
             if played.full_search && !played.policy.is_empty() {
                 self.seed = self.seed.wrapping_add(1);
-                let mut tree = Tree::new(game.clone(), self.config.search.clone(), self.seed);
+                let position = referee.game().clone();
+                let mut tree = Tree::new(position, self.config.search.clone(), self.seed);
                 tree.set_budget(self.config.full_visits);
                 tree.set_root_noise(self.config.search.root_noise);
                 trees.push(tree);
                 searched.push(index);
             }
-            if game.outcome().is_some() || !game.is_legal(action) {
-                return Err(ReanalyseError::DoesNotReplay {
+            referee
+                .play(action)
+                .map_err(|why| ReanalyseError::DoesNotReplay {
                     move_number: index + 1,
-                });
-            }
-            game.apply(action);
+                    why,
+                })?;
         }
         while trees.iter().any(|tree| !tree.is_done()) {
             self.batch.step(&mut trees, evaluator)?;
@@ -78,8 +81,8 @@ impl<G: Game> Reanalyser<G> {
 /// Why a record could not be reanalysed.
 #[derive(Debug, thiserror::Error)]
 pub enum ReanalyseError {
-    #[error("move {move_number} does not replay under the run's options")]
-    DoesNotReplay { move_number: usize },
+    #[error("move {move_number} does not replay under the run's options: {why}")]
+    DoesNotReplay { move_number: usize, why: String },
     #[error(transparent)]
     Device(#[from] DeviceError),
 }
