@@ -14,7 +14,7 @@ use crate::agent::Entrant;
 use crate::entrants::network_agent;
 use crate::plot::{Baseline, GenerationPoint, PlotError, PlotFiles, RatingPlot, save_rating_plots};
 use crate::rating::{BradleyTerry, Rating, RatingError, ResultTable};
-use crate::runner::{GameRecord, Match, MatchError, MatchSettings};
+use crate::runner::{GameRecord, Match, MatchError, MatchResult, MatchSettings};
 use crate::spec::PlayerSpec;
 use game::{Agent, AgentFailure, Planes};
 use mcts::SearchConfig;
@@ -84,6 +84,23 @@ pub enum LadderError {
     /// Levels of play ([`crate::levels`]) with no anchor to be rated against.
     #[error("levels need at least one anchor to be rated against")]
     NoAnchors,
+}
+
+/// Plays one pairing of a ladder, each finished game reported as a [`LadderEvent::Game`];
+/// a match that fails names the pairing.
+pub(crate) fn run_pairing<G: Planes>(
+    game_match: &Match<'_, G>,
+    a: &str,
+    b: &str,
+    on_event: &mut dyn FnMut(LadderEvent),
+) -> Result<MatchResult, LadderError> {
+    game_match
+        .run(&mut |record| on_event(LadderEvent::Game(record)))
+        .map_err(|source| LadderError::Match {
+            a: a.to_owned(),
+            b: b.to_owned(),
+            source,
+        })
 }
 
 /// One player of the ladder; `O` are the game's options.
@@ -211,13 +228,7 @@ impl Ladder {
                     seed: self.settings.seed.wrapping_add(index as u64),
                 },
             };
-            let result = game_match
-                .run(&mut |record| on_event(LadderEvent::Game(record)))
-                .map_err(|source| LadderError::Match {
-                    a: a_name.clone(),
-                    b: b_name.clone(),
-                    source,
-                })?;
+            let result = run_pairing(&game_match, &a_name, &b_name, on_event)?;
             cache.pairs.push(PairResult {
                 a: a_name,
                 b: b_name,

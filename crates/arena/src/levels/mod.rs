@@ -10,7 +10,7 @@ mod played;
 pub use played::{GAMES_FILE, PlayedLevels, PlayedMatch, PlayedWith};
 
 use crate::agent::Entrant;
-use crate::ladder::{LadderError, LadderEvent};
+use crate::ladder::{LadderError, LadderEvent, run_pairing};
 use crate::rating::{BradleyTerry, ResultTable};
 use crate::runner::{Match, MatchSettings};
 use crate::spec::PlayerSpec;
@@ -280,14 +280,7 @@ impl<G: Planes> Games<'_, G> {
                     },
                 };
                 self.played += 1;
-                let on_event = &mut *self.on_event;
-                let result = game_match
-                    .run(&mut |record| on_event(LadderEvent::Game(record)))
-                    .map_err(|source| LadderError::Match {
-                        a: a_name.clone(),
-                        b: b_name.clone(),
-                        source,
-                    })?;
+                let result = run_pairing(&game_match, &a_name, &b_name, &mut *self.on_event)?;
                 self.journal
                     .record(PlayedMatch {
                         a: a_key.clone(),
