@@ -5,8 +5,13 @@ use mcts::{Inline, PipelinedEvaluator, UniformEvaluator};
 use selfplay::{Handicap, HandicapSide, ResignConfig, SelfplayConfig, Worker};
 
 fn small_board() -> GhastOptions {
+    board_of_size(3)
+}
+
+/// The board of `size` hexes a side, won by a lead of 3.
+fn board_of_size(size: i64) -> GhastOptions {
     RawOptions {
-        size: 3,
+        size,
         win_margin: 3,
         ..RawOptions::default()
     }
@@ -407,13 +412,7 @@ fn games_start_from_records_at_the_share_asked() {
 /// and every game replays under its own board's options to its final position.
 #[test]
 fn a_worker_of_two_boards_plays_each_and_names_it() {
-    let large = RawOptions {
-        size: 4,
-        win_margin: 3,
-        ..RawOptions::default()
-    }
-    .validate()
-    .unwrap();
+    let large = board_of_size(4);
     let boards = selfplay::Boards::mix(vec![(large.clone(), 1.0), (small_board(), 1.0)]).unwrap();
     let config = SelfplayConfig {
         games_in_flight: 8,
@@ -492,13 +491,7 @@ fn a_reanalysed_game_keeps_its_moves_and_gets_the_new_networks_targets() {
         "the new network's targets are the ones written"
     );
 
-    let larger = RawOptions {
-        size: 4,
-        win_margin: 3,
-        ..RawOptions::default()
-    }
-    .validate()
-    .unwrap();
+    let larger = board_of_size(4);
     let mismatched = records
         .iter()
         .find_map(|record| {
