@@ -440,3 +440,64 @@ fn the_analysis_bench_reports_one_at_a_time_beside_all_in_flight() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("--queries 0"));
 }
+
+/// `bench train`: each precision trains the same fresh net on the same samples of a run's
+/// games, and reports its rates and its losses; a run without games, and the simulated
+/// device, are refused with what is wrong.
+#[test]
+fn bench_train_steps_each_precision_on_a_runs_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let run_arg = run.to_str().unwrap();
+    let bench = |extra: &[&str]| {
+        let args = [&["bench", "train", "--run", run_arg][..], extra].concat();
+        ghast(&args, "")
+    };
+    let output = bench(&["--device", "cpu"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "no run yet: {stderr}");
+    assert!(stderr.contains("config.toml"), "{stderr}");
+
+    let trained = ghast(
+        &[
+            "train",
+            "--config",
+            "configs/tiny.toml",
+            "--run",
+            run_arg,
+            "--minutes",
+            "0.1",
+        ],
+        "",
+    );
+    assert!(
+        trained.status.success(),
+        "{}",
+        String::from_utf8_lossy(&trained.stderr)
+    );
+    let output = bench(&["--device", "sim"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--device sim"));
+
+    let output = bench(&["--device", "cpu", "--steps", "10", "--json"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let reports: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let reports = reports.as_array().unwrap();
+    let precisions: Vec<_> = reports.iter().map(|r| r["precision"].clone()).collect();
+    assert_eq!(precisions, ["fp32", "bf16"], "{reports:?}");
+    for report in reports {
+        assert_eq!(report["steps"], 10, "{report}");
+        assert_eq!(report["device"], "cpu", "{report}");
+        for rate in ["steps_per_sec", "learn_steps_per_sec", "samples_per_sec"] {
+            assert!(report[rate].as_f64().unwrap() > 0.0, "{rate}: {report}");
+        }
+        assert!(
+            report["learn_steps_per_sec"].as_f64() >= report["steps_per_sec"].as_f64(),
+            "learning alone is a part of a step: {report}"
+        );
+    }
+    // The same weights and samples: the first steps' losses agree to bf16's precision.
+    let first = |i: usize| reports[i]["first_losses"]["total"].as_f64().unwrap();
+    assert!((first(0) - first(1)).abs() < 0.02 * first(0), "{reports:?}");
+}

@@ -27,6 +27,8 @@ mod losses;
 mod model;
 mod onnx_model;
 mod outputs;
+#[cfg(feature = "torch")]
+mod precision;
 mod server;
 mod simulated;
 #[cfg(feature = "torch")]
@@ -45,6 +47,8 @@ pub use host_batch::{HostBatch, ILLEGAL_LOGIT};
 pub use losses::{LossValues, LossWeights, Losses, Targets, losses};
 #[cfg(feature = "torch")]
 pub use model::Network;
+#[cfg(feature = "torch")]
+pub use precision::{Precision, autocast, autocast_is_on};
 pub use server::{InferenceServer, ServerClient};
 pub use sidecar::{Activation, NetConfig, NetSize, Preset};
 pub use simulated::SimulatedDevice;

@@ -86,6 +86,23 @@ pub struct LossValues {
     pub ownership: f64,
 }
 
+impl LossValues {
+    /// Each loss averaged over `values` (not empty).
+    pub fn mean(values: &[LossValues]) -> LossValues {
+        let mean = |loss: fn(&LossValues) -> f64| {
+            values.iter().map(loss).sum::<f64>() / values.len() as f64
+        };
+        LossValues {
+            total: mean(|v| v.total),
+            policy: mean(|v| v.policy),
+            soft_policy: mean(|v| v.soft_policy),
+            wdl: mean(|v| v.wdl),
+            lead: mean(|v| v.lead),
+            ownership: mean(|v| v.ownership),
+        }
+    }
+}
+
 impl Losses {
     /// The losses of one batch that went through the network in parts (positions of different
     /// board sizes cannot share a tensor): each term is the parts' mean weighted by `share`,

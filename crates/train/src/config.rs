@@ -39,6 +39,11 @@ pub struct TrainerConfig {
     /// weights`, and each generation self-play, the evaluation and the exported bot play is
     /// the average (the trainer goes on from its own weights). 0 `decay` (the default): off.
     pub weight_average: WeightAverage,
+    /// The type the training step's forward pass computes in: `fp32` (the default), or `bf16`
+    /// (KataGo's `-use-bf16`): convolutions and matrix products in bf16 under autocast, the
+    /// weights, the optimiser and the losses in f32. Fast on a GPU with bf16 units (from
+    /// Ampere on); slower than f32 on most CPUs. Inference on CUDA is bf16 whatever this says.
+    pub precision: nn::Precision,
     pub loss_weights: nn::LossWeights,
 }
 
@@ -89,6 +94,7 @@ impl Default for TrainerConfig {
             policy_surprise_weight: 0.0,
             lead_horizon: 0,
             weight_average: WeightAverage::default(),
+            precision: nn::Precision::Fp32,
             loss_weights: nn::LossWeights::default(),
         }
     }

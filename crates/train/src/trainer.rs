@@ -129,7 +129,11 @@ impl<G: Planes> Trainer<G> {
     /// One optimiser step on `examples` (not empty) at the learning rate for `step`.
     /// Positions of different shapes (a mix of board sizes) go through the network in one
     /// part per shape, and the step follows the parts' losses weighted by their positions.
-    fn learn(&mut self, examples: &[Example<G>], step: u64) -> Result<LossValues, DeviceError> {
+    pub(crate) fn learn(
+        &mut self,
+        examples: &[Example<G>],
+        step: u64,
+    ) -> Result<LossValues, DeviceError> {
         let device = self.network.device();
         let mut parts: Vec<Vec<&Example<G>>> = Vec::new();
         for example in examples {
@@ -149,7 +153,9 @@ impl<G: Planes> Trainer<G> {
                 self.host.encode(&positions, positions.len());
                 let inputs = self.host.inputs(device, Kind::Float);
                 let targets = targets(part, positions[0], device);
-                let output = self.network.forward_t(&inputs, true);
+                let output = nn::autocast(self.config.precision, device, || {
+                    self.network.forward_t(&inputs, true)
+                });
                 let share = part.len() as f64 / examples.len() as f64;
                 losses.push((
                     share,
@@ -163,7 +169,7 @@ impl<G: Planes> Trainer<G> {
         })
     }
 
-    fn sample_examples<S: ShardStore>(&mut self, window: &Window<S>) -> Vec<Example<G>> {
+    pub(crate) fn sample_examples<S: ShardStore>(&mut self, window: &Window<S>) -> Vec<Example<G>> {
         let mut examples = Vec::with_capacity(self.config.batch_size);
         // Bounded retries: a window full of unreadable records must not spin forever, and
         // surprise weighting rejects some draws.
@@ -344,6 +350,61 @@ mod tests {
                 .abs()
                 < 1e-4
         );
+    }
+
+    /// A bf16 step computes the losses of an f32 step to bf16's precision, steps the f32
+    /// weights, and leaves them f32.
+    #[test]
+    fn a_bf16_step_matches_an_f32_step_and_keeps_the_weights_f32() {
+        let options = GhastOptions::default();
+        let start = Ghast::new(&options);
+        let config = NetConfig::sized(
+            Preset::Tiny.size(),
+            start.plane_shape().channels,
+            start.policy_layout(),
+        );
+        let network = Network::new(config, tch::Device::Cpu);
+        let examples: Vec<_> = (0..8).map(|_| first_move_example(&options)).collect();
+        let step = |precision| {
+            let config = TrainerConfig {
+                precision,
+                ..TrainerConfig::default()
+            };
+            let mut trainer = Trainer::<Ghast>::new(
+                network.duplicate(),
+                None,
+                config,
+                options.clone(),
+                ChaCha8Rng::seed_from_u64(1),
+            )
+            .unwrap();
+            let losses = trainer.learn(&examples, 0).unwrap();
+            (losses, trainer)
+        };
+        let (f32_losses, _) = step(nn::Precision::Fp32);
+        let (bf16_losses, bf16_trainer) = step(nn::Precision::Bf16);
+        for (name, f32_loss, bf16_loss) in [
+            ("policy", f32_losses.policy, bf16_losses.policy),
+            ("wdl", f32_losses.wdl, bf16_losses.wdl),
+            ("total", f32_losses.total, bf16_losses.total),
+        ] {
+            assert!(
+                (f32_loss - bf16_loss).abs() <= 0.02 * f32_loss.abs().max(0.1),
+                "{name}: f32 {f32_loss}, bf16 {bf16_loss}"
+            );
+        }
+        assert_ne!(
+            f32_losses.policy, bf16_losses.policy,
+            "the same to the bit: the bf16 step ran in f32"
+        );
+        let weights = bf16_trainer.network().var_store().trainable_variables();
+        assert!(weights.iter().all(|w| w.kind() == Kind::Float));
+        let moved = weights
+            .iter()
+            .zip(network.var_store().trainable_variables())
+            .any(|(after, before)| after.not_equal_tensor(&before).any().int64_value(&[]) != 0);
+        assert!(moved, "the bf16 step changed no weight");
+        assert!(!nn::autocast_is_on(tch::Device::Cpu));
     }
 
     /// A libtorch error in a training step (here a network that reads one plane more than the

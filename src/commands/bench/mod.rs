@@ -6,6 +6,7 @@ mod rules;
 mod search;
 mod selfplay;
 mod serve;
+mod train;
 
 use clap::Subcommand;
 use std::time::Duration;
@@ -40,6 +41,11 @@ pub enum Bench {
     ///
     /// Example: ghast bench learning --config configs/small.toml --minutes 30
     Learning(learning::Args),
+    /// Training steps per second and the losses they reach in fp32 and in bf16, from the same
+    /// weights on the same samples of a run's games.
+    ///
+    /// Example: ghast bench train --run runs/standard --device cuda --steps 300
+    Train(train::Args),
     /// A load test of `ghast serve` on loopback: many clients playing whole games at once
     /// beside a long analysis, idle and malformed connections; latency per request.
     ///
@@ -60,6 +66,7 @@ pub fn run(bench: Bench) -> anyhow::Result<()> {
         Bench::Onnx(args) => onnx::run(args),
         Bench::Selfplay(args) => selfplay::run(args),
         Bench::Learning(args) => learning::run(args),
+        Bench::Train(args) => train::run(args),
         Bench::Serve(args) => serve::run(args),
         Bench::Analysis(args) => analysis::run(args),
     }

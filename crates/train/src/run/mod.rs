@@ -379,7 +379,7 @@ impl<'a, G: Planes> Process<'a, G> {
 }
 
 /// The boards self-play plays: `[game]`, and the other `[selfplay] sizes`.
-fn boards<O: Clone + serde::Serialize + serde::de::DeserializeOwned>(
+pub(crate) fn boards<O: Clone + serde::Serialize + serde::de::DeserializeOwned>(
     config: &RunConfig<O>,
 ) -> Result<Boards<O>> {
     config
@@ -388,7 +388,7 @@ fn boards<O: Clone + serde::Serialize + serde::de::DeserializeOwned>(
 }
 
 /// The game and options every shard of each board is stamped with, the run's own first.
-fn origins<G: Planes>(boards: &Boards<G::Options>) -> Result<Vec<ShardOrigin>> {
+pub(crate) fn origins<G: Planes>(boards: &Boards<G::Options>) -> Result<Vec<ShardOrigin>> {
     boards
         .all()
         .iter()
@@ -488,7 +488,7 @@ fn shard_writers<O>(
 }
 
 /// The run folder's own replay store.
-fn local_shards(run: &RunDir) -> Result<Box<dyn ShardStore>> {
+pub(crate) fn local_shards(run: &RunDir) -> Result<Box<dyn ShardStore>> {
     Ok(Box::new(LocalDirStore::open(run.shards())?))
 }
 

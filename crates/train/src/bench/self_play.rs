@@ -5,6 +5,7 @@
 //! encoding and bookkeeping cost on top of the network, independent of how fast the machine
 //! is that day.
 
+use super::{cpu_time, peak_memory_mib};
 use game::{DeviceError, Planes};
 use mcts::{Inline, PipelinedEvaluator};
 use nn::{
@@ -254,25 +255,4 @@ fn run_worker<G: Planes, E: PipelinedEvaluator<G>>(
             .map(|game| game.record.moves.len())
             .collect(),
     })
-}
-
-/// User and system CPU time of the whole process so far.
-fn cpu_time() -> Duration {
-    // SAFETY: getrusage writes one `rusage` into the zeroed value it is given.
-    let usage = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
-        usage
-    };
-    let seconds = |time: libc::timeval| {
-        Duration::from_secs(time.tv_sec as u64) + Duration::from_micros(time.tv_usec as u64)
-    };
-    seconds(usage.ru_utime) + seconds(usage.ru_stime)
-}
-
-fn peak_memory_mib() -> Option<f64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|line| line.starts_with("VmHWM:"))?;
-    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024.0)
 }

@@ -1,0 +1,189 @@
+//! Mixed-precision training: the forward pass under libtorch's autocast in bf16, as PyTorch's
+//! `torch.autocast(device_type, dtype=torch.bfloat16)` and KataGo's `-use-bf16` run it.
+//!
+//! Autocast runs the matrix work (convolutions, linear layers) in bf16 and keeps what needs the
+//! range in f32 (softmax, the losses, batch norm's statistics); the weights stay f32, so the
+//! optimiser and the checkpoints are unchanged. bf16 has f32's exponent, so unlike fp16 it
+//! needs no loss scaling.
+//!
+//! tch binds only `at::autocast::set_enabled`, which turns on CUDA's autocast at its default
+//! type, fp16. The type and the CPU's autocast are set through four functions of libtorch's C++
+//! API, bound below by their (Itanium ABI) names; both enums they take are `int8_t`-based.
+
+use serde::{Deserialize, Serialize};
+use tch::Device;
+
+/// The type a training step's forward pass computes in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Precision {
+    /// Everything in f32.
+    #[default]
+    Fp32,
+    /// Convolutions and matrix products in bf16 under autocast, weights and losses in f32.
+    /// Fast where the device has bf16 units (a GPU from Ampere on, recent Xeons); on other
+    /// CPUs it runs, slower than f32.
+    Bf16,
+}
+
+impl Precision {
+    pub fn name(self) -> &'static str {
+        match self {
+            Precision::Fp32 => "fp32",
+            Precision::Bf16 => "bf16",
+        }
+    }
+}
+
+impl std::str::FromStr for Precision {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "fp32" => Ok(Precision::Fp32),
+            "bf16" => Ok(Precision::Bf16),
+            _ => Err(format!("`{text}`: expected fp32 or bf16")),
+        }
+    }
+}
+
+/// `c10::DeviceType`'s values for the two devices autocast is set for here.
+const DEVICE_TYPE_CPU: i8 = 0;
+const DEVICE_TYPE_CUDA: i8 = 1;
+/// `c10::ScalarType::BFloat16`.
+const SCALAR_TYPE_BFLOAT16: i8 = 15;
+
+unsafe extern "C" {
+    #[link_name = "_ZN2at8autocast19is_autocast_enabledEN3c1010DeviceTypeE"]
+    fn is_autocast_enabled(device_type: i8) -> bool;
+    #[link_name = "_ZN2at8autocast20set_autocast_enabledEN3c1010DeviceTypeEb"]
+    fn set_autocast_enabled(device_type: i8, enabled: bool);
+    #[link_name = "_ZN2at8autocast18get_autocast_dtypeEN3c1010DeviceTypeE"]
+    fn get_autocast_dtype(device_type: i8) -> i8;
+    #[link_name = "_ZN2at8autocast18set_autocast_dtypeEN3c1010DeviceTypeENS1_10ScalarTypeE"]
+    fn set_autocast_dtype(device_type: i8, dtype: i8);
+}
+
+/// Runs `f` (a forward pass on `device`) in `precision`: under autocast in bf16, or as it is in
+/// f32. Autocast is per thread; it is restored as it was when `f` returns or panics.
+pub fn autocast<T>(precision: Precision, device: Device, f: impl FnOnce() -> T) -> T {
+    match precision {
+        Precision::Fp32 => f(),
+        Precision::Bf16 => {
+            let _autocast = Autocast::enter(device, SCALAR_TYPE_BFLOAT16);
+            f()
+        }
+    }
+}
+
+/// Autocast switched on for one device type in one type, until dropped.
+struct Autocast {
+    device_type: i8,
+    was_enabled: bool,
+    old_dtype: i8,
+}
+
+impl Autocast {
+    fn enter(device: Device, dtype: i8) -> Autocast {
+        let device_type = device_type(device);
+        // SAFETY: the functions only read and write autocast's thread-local state, and both
+        // values are valid `c10` enum values; none of them throws for CPU or CUDA.
+        unsafe {
+            let was_enabled = is_autocast_enabled(device_type);
+            let old_dtype = get_autocast_dtype(device_type);
+            set_autocast_dtype(device_type, dtype);
+            set_autocast_enabled(device_type, true);
+            torch_sys::at_autocast_increment_nesting();
+            Autocast {
+                device_type,
+                was_enabled,
+                old_dtype,
+            }
+        }
+    }
+}
+
+impl Drop for Autocast {
+    fn drop(&mut self) {
+        // SAFETY: as in `enter`. The cache of weights cast to bf16 is freed when the outermost
+        // autocast region ends, as PyTorch's context manager does: the weights change at the
+        // next optimiser step.
+        unsafe {
+            if torch_sys::at_autocast_decrement_nesting() == 0 {
+                torch_sys::at_autocast_clear_cache();
+            }
+            set_autocast_enabled(self.device_type, self.was_enabled);
+            set_autocast_dtype(self.device_type, self.old_dtype);
+        }
+    }
+}
+
+/// Whether autocast is on for `device`'s type on this thread.
+pub fn autocast_is_on(device: Device) -> bool {
+    // SAFETY: reads thread-local state.
+    unsafe { is_autocast_enabled(device_type(device)) }
+}
+
+fn device_type(device: Device) -> i8 {
+    if device.is_cuda() {
+        DEVICE_TYPE_CUDA
+    } else {
+        DEVICE_TYPE_CPU
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tch::{Kind, Tensor};
+
+    #[test]
+    fn bf16_runs_matrix_products_in_bf16_and_restores_autocast() {
+        let device = Device::Cpu;
+        let a = Tensor::ones([4, 4], (Kind::Float, device));
+        let f32_product = autocast(Precision::Fp32, device, || a.matmul(&a));
+        assert_eq!(f32_product.kind(), Kind::Float);
+        assert!(!autocast_is_on(device));
+        let bf16_product = autocast(Precision::Bf16, device, || {
+            assert!(autocast_is_on(device));
+            a.matmul(&a)
+        });
+        assert_eq!(bf16_product.kind(), Kind::BFloat16);
+        assert!(!autocast_is_on(device), "autocast left on after the region");
+        assert_eq!(a.matmul(&a).kind(), Kind::Float);
+    }
+
+    /// CUDA's autocast type is fp16 until set: seen here on the CPU's, made fp16 first.
+    #[test]
+    fn bf16_is_set_whatever_autocast_type_was_there_and_the_old_one_comes_back() {
+        const SCALAR_TYPE_HALF: i8 = 5;
+        let device = Device::Cpu;
+        // SAFETY: as in `Autocast::enter`.
+        unsafe { set_autocast_dtype(DEVICE_TYPE_CPU, SCALAR_TYPE_HALF) };
+        let a = Tensor::ones([4, 4], (Kind::Float, device));
+        let product = autocast(Precision::Bf16, device, || a.matmul(&a));
+        assert_eq!(product.kind(), Kind::BFloat16);
+        // SAFETY: as above.
+        let restored = unsafe { get_autocast_dtype(DEVICE_TYPE_CPU) };
+        unsafe { set_autocast_dtype(DEVICE_TYPE_CPU, SCALAR_TYPE_BFLOAT16) };
+        assert_eq!(restored, SCALAR_TYPE_HALF);
+    }
+
+    #[test]
+    fn autocast_is_restored_after_a_panic() {
+        let device = Device::Cpu;
+        let result = std::panic::catch_unwind(|| {
+            autocast(Precision::Bf16, device, || panic!("a failing forward pass"))
+        });
+        assert!(result.is_err());
+        assert!(!autocast_is_on(device));
+    }
+
+    #[test]
+    fn precision_names_parse_back() {
+        for precision in [Precision::Fp32, Precision::Bf16] {
+            assert_eq!(precision.name().parse::<Precision>(), Ok(precision));
+        }
+        assert!("fp16".parse::<Precision>().is_err());
+    }
+}
