@@ -6,6 +6,7 @@ use game::{DeviceError, Planes};
 use nn::{HostBatch, LossValues, Losses, Network, Targets};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 use replay::{ShardHeader, ShardStore, Window};
 use std::collections::HashMap;
 use tch::nn::{Adam, OptimizerConfig, Sgd};
@@ -169,31 +170,59 @@ impl<G: Planes> Trainer<G> {
         })
     }
 
+    /// A batch of examples from `window`: fewer where the window runs dry or its records do
+    /// not replay. The positions are drawn here, one after the other from the trainer's seed,
+    /// and their games replayed to them on every core: replaying is most of a step's time
+    /// where the network runs on a GPU.
     pub(crate) fn sample_examples<S: ShardStore>(&mut self, window: &Window<S>) -> Vec<Example<G>> {
-        let mut examples = Vec::with_capacity(self.config.batch_size);
+        let batch_size = self.config.batch_size;
+        let horizon = self.config.lead_horizon as usize;
+        let mut examples = Vec::with_capacity(batch_size);
         // Bounded retries: a window full of unreadable records must not spin forever, and
         // surprise weighting rejects some draws.
-        let attempts = self.config.batch_size * (2 + 2 * MAX_SURPRISE_WEIGHT as usize);
-        for _ in 0..attempts {
-            if examples.len() == self.config.batch_size {
-                break;
+        let mut attempts = batch_size * (2 + 2 * MAX_SURPRISE_WEIGHT as usize);
+        let mut dry = false;
+        while examples.len() < batch_size && attempts > 0 && !dry {
+            let mut draws = Vec::with_capacity(batch_size - examples.len());
+            while draws.len() < batch_size - examples.len() && attempts > 0 {
+                attempts -= 1;
+                let Some(sample) = window.sample(&mut self.rng, replay::Targets::PolicyTarget)
+                else {
+                    dry = true;
+                    break;
+                };
+                if !self.accept_by_surprise(f64::from(sample.played().surprise)) {
+                    continue;
+                }
+                let Some((_, symmetries)) =
+                    options_of::<G>(&mut self.sampled_options, sample.header)
+                else {
+                    continue;
+                };
+                let symmetry = self.rng.random_range(0..*symmetries);
+                draws.push((sample, symmetry));
             }
-            let Some(sample) = window.sample(&mut self.rng, replay::Targets::PolicyTarget) else {
-                break;
-            };
-            if !self.accept_by_surprise(f64::from(sample.played().surprise)) {
-                continue;
-            }
-            let Some((options, symmetries)) =
-                options_of::<G>(&mut self.sampled_options, sample.header)
-            else {
-                continue;
-            };
-            let symmetry = self.rng.random_range(0..*symmetries);
-            let horizon = self.config.lead_horizon as usize;
-            match example_at::<G>(options, sample.record, sample.move_index, symmetry, horizon) {
-                Ok(example) => examples.push(example),
-                Err(reason) => tracing::warn!("skipping a training sample: {reason}"),
+            let known = &self.sampled_options;
+            let replayed: Vec<_> = draws
+                .par_iter()
+                .map(|(sample, symmetry)| {
+                    let (options, _) = known[&sample.header.options_json]
+                        .as_ref()
+                        .expect("drawn only where the options read");
+                    example_at::<G>(
+                        options,
+                        sample.record,
+                        sample.move_index,
+                        *symmetry,
+                        horizon,
+                    )
+                })
+                .collect();
+            for example in replayed {
+                match example {
+                    Ok(example) => examples.push(example),
+                    Err(reason) => tracing::warn!("skipping a training sample: {reason}"),
+                }
             }
         }
         examples
