@@ -4,6 +4,7 @@
 mod agent;
 mod entrants;
 pub mod gtp;
+mod kept;
 pub mod ladder;
 pub mod levels;
 pub mod plot;

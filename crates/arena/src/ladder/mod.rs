@@ -8,7 +8,8 @@
 
 mod cache;
 
-pub use cache::{PairResult, ResultCache};
+pub use crate::kept::PairResult;
+pub use cache::ResultCache;
 
 use crate::agent::Entrant;
 use crate::entrants::network_agent;
@@ -229,13 +230,9 @@ impl Ladder {
                 },
             };
             let result = run_pairing(&game_match, &a_name, &b_name, on_event)?;
-            cache.pairs.push(PairResult {
-                a: a_name,
-                b: b_name,
-                wins: result.wdl.wins,
-                draws: result.wdl.draws,
-                losses: result.wdl.losses,
-            });
+            cache
+                .pairs
+                .push(PairResult::new(a_name, b_name, result.wdl));
             cache.save(&cache_path).map_err(LadderError::Run)?;
         }
 

@@ -10,6 +10,7 @@ mod played;
 pub use played::{GAMES_FILE, PlayedLevels, PlayedMatch, PlayedWith};
 
 use crate::agent::Entrant;
+use crate::kept::PairResult;
 use crate::ladder::{LadderError, LadderEvent, run_pairing};
 use crate::rating::{BradleyTerry, ResultTable};
 use crate::runner::{Match, MatchSettings};
@@ -257,7 +258,7 @@ impl<G: Planes> Games<'_, G> {
         let wdl = match self.journal.find(a_key, b_key, round, games) {
             Some(kept) => {
                 self.kept += 1;
-                kept.wdl()
+                kept.result.wdl()
             }
             None => {
                 (self.on_event)(LadderEvent::Pairing {
@@ -283,12 +284,8 @@ impl<G: Planes> Games<'_, G> {
                 let result = run_pairing(&game_match, &a_name, &b_name, &mut *self.on_event)?;
                 self.journal
                     .record(PlayedMatch {
-                        a: a_key.clone(),
-                        b: b_key.clone(),
+                        result: PairResult::new(a_key.clone(), b_key.clone(), result.wdl),
                         round,
-                        wins: result.wdl.wins,
-                        draws: result.wdl.draws,
-                        losses: result.wdl.losses,
                     })
                     .map_err(LadderError::Run)?;
                 result.wdl

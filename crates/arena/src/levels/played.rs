@@ -1,10 +1,9 @@
 //! `DIR/levels-games.json`: every match a bundle's levels ladder has played, so that a ladder
 //! stopped part way (a Go ladder takes hours) or run again with other levels plays only what
-//! it lacks. Replaced atomically after each match, so a kill loses at most the one in
-//! progress. The games are only worth keeping for the weights, game options, search and
-//! openings they were played with, so the file names them and is refused for any other.
+//! it lacks (see [`crate::kept`]). The games are only worth keeping for the weights, game
+//! options, search and openings they were played with, so the file names them all.
 
-use crate::rating::Wdl;
+use crate::kept::{self, PairResult};
 use mcts::SearchConfig;
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use sha2::{Digest, Sha256};
@@ -14,24 +13,16 @@ use std::path::{Path, PathBuf};
 /// The levels ladder's games inside a bundle.
 pub const GAMES_FILE: &str = "levels-games.json";
 
-/// One match of the levels ladder, from `a`'s point of view.
+/// One match of the levels ladder.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlayedMatch {
-    /// The players: a level as `level VISITS:TEMPERATURE:RANDOM`, an anchor by its name.
-    pub a: String,
-    pub b: String,
+    /// The players (a level as `level VISITS:TEMPERATURE:RANDOM`, an anchor by its name) and
+    /// the games, from `a`'s point of view.
+    #[serde(flatten)]
+    pub result: PairResult,
     /// How many matches of `a` and `b` the ladder played before this one (a level plays an
     /// anchor once to probe it, then again to top the pairing up).
     pub round: u32,
-    pub wins: u32,
-    pub draws: u32,
-    pub losses: u32,
-}
-
-impl PlayedMatch {
-    pub fn wdl(&self) -> Wdl {
-        Wdl::new(self.wins, self.draws, self.losses)
-    }
 }
 
 /// What every game in the file was played with; a ladder with anything else starts afresh.
@@ -59,19 +50,14 @@ impl<O: PartialEq + Serialize + DeserializeOwned + std::fmt::Debug> PlayedLevels
     /// Reads `path`, or an empty file for `played_with` if there is none yet. Games played
     /// with anything else are an error that says what differs: they cannot be mixed in.
     pub fn load(path: &Path, played_with: PlayedWith<O>) -> Result<Self, String> {
-        let bytes = match fs::read(path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(PlayedLevels {
-                    played_with,
-                    matches: Vec::new(),
-                    path: path.to_owned(),
-                });
-            }
-            Err(e) => return Err(format!("{}: {e}", path.display())),
+        let Some(mut played) = kept::read::<PlayedLevels<O>>(path, "a levels ladder's games")?
+        else {
+            return Ok(PlayedLevels {
+                played_with,
+                matches: Vec::new(),
+                path: path.to_owned(),
+            });
         };
-        let mut played: PlayedLevels<O> = serde_json::from_slice(&bytes)
-            .map_err(|e| format!("{}: not a levels ladder's games: {e}", path.display()))?;
         let theirs = &played.played_with;
         let differs = if theirs.weights != played_with.weights {
             Some("other weights")
@@ -100,16 +86,15 @@ impl<O: PartialEq + Serialize + DeserializeOwned + std::fmt::Debug> PlayedLevels
     /// The match of `a` against `b` in `round` of `games` games, if it was played.
     pub fn find(&self, a: &str, b: &str, round: u32, games: u32) -> Option<&PlayedMatch> {
         self.matches.iter().find(|played| {
-            played.a == a && played.b == b && played.round == round && played.wdl().games() == games
+            let result = &played.result;
+            result.a == a && result.b == b && played.round == round && result.wdl().games() == games
         })
     }
 
     /// Adds a match and writes the file durably and atomically.
     pub fn record(&mut self, played: PlayedMatch) -> Result<(), String> {
         self.matches.push(played);
-        let json = serde_json::to_vec_pretty(self).expect("the games always serialise");
-        durable::write(&self.path, &json)
-            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+        kept::write(&self.path, self)
     }
 }
 
@@ -140,6 +125,7 @@ pub fn match_seed(seed: u64, a: &str, b: &str, round: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rating::Wdl;
 
     fn played_with(weights: &str) -> PlayedWith<u32> {
         PlayedWith {
@@ -158,12 +144,8 @@ mod tests {
         let mut played = PlayedLevels::load(&path, played_with("aa")).unwrap();
         assert!(played.matches.is_empty());
         let probe = PlayedMatch {
-            a: "level 1:1:0".into(),
-            b: "random".into(),
+            result: PairResult::new("level 1:1:0".into(), "random".into(), Wdl::new(9, 0, 1)),
             round: 0,
-            wins: 9,
-            draws: 0,
-            losses: 1,
         };
         played.record(probe.clone()).unwrap();
 
