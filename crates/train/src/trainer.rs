@@ -172,11 +172,13 @@ impl<G: Planes> Trainer<G> {
 
     /// A batch of examples from `window`: fewer where the window runs dry or its records do
     /// not replay. The positions are drawn here, one after the other from the trainer's seed,
-    /// and their games replayed to them on every core: replaying is most of a step's time
-    /// where the network runs on a GPU.
+    /// and their games replayed to them, on every core where the network runs on a GPU:
+    /// there, replaying was most of a step's time.
     pub(crate) fn sample_examples<S: ShardStore>(&mut self, window: &Window<S>) -> Vec<Example<G>> {
         let batch_size = self.config.batch_size;
         let horizon = self.config.lead_horizon as usize;
+        // On a CPU the step costs more than the replays, and the other cores are self-play's.
+        let on_gpu = self.network.device().is_cuda();
         let mut examples = Vec::with_capacity(batch_size);
         // Bounded retries: a window full of unreadable records must not spin forever, and
         // surprise weighting rejects some draws.
@@ -203,21 +205,23 @@ impl<G: Planes> Trainer<G> {
                 draws.push((sample, symmetry));
             }
             let known = &self.sampled_options;
-            let replayed: Vec<_> = draws
-                .par_iter()
-                .map(|(sample, symmetry)| {
-                    let (options, _) = known[&sample.header.options_json]
-                        .as_ref()
-                        .expect("drawn only where the options read");
-                    example_at::<G>(
-                        options,
-                        sample.record,
-                        sample.move_index,
-                        *symmetry,
-                        horizon,
-                    )
-                })
-                .collect();
+            let replay = |(sample, symmetry): &(replay::Position<'_>, usize)| {
+                let (options, _) = known[&sample.header.options_json]
+                    .as_ref()
+                    .expect("drawn only where the options read");
+                example_at::<G>(
+                    options,
+                    sample.record,
+                    sample.move_index,
+                    *symmetry,
+                    horizon,
+                )
+            };
+            let replayed: Vec<_> = if on_gpu {
+                draws.par_iter().map(replay).collect()
+            } else {
+                draws.iter().map(replay).collect()
+            };
             for example in replayed {
                 match example {
                     Ok(example) => examples.push(example),
