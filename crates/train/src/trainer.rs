@@ -313,6 +313,18 @@ mod tests {
     use nn::{NetConfig, Preset};
     use rand::SeedableRng;
 
+    /// A fresh tiny network for Ghast of `options`, reading `extra_planes` planes more than
+    /// the game has (a mismatch that fails the step).
+    fn tiny_network(options: &GhastOptions, extra_planes: usize) -> Network {
+        let start = Ghast::new(options);
+        let config = NetConfig::sized(
+            Preset::Tiny.size(),
+            start.plane_shape().channels + extra_planes,
+            start.policy_layout(),
+        );
+        Network::new(config, tch::Device::Cpu)
+    }
+
     fn first_move_example(options: &GhastOptions) -> Example<Ghast> {
         let start = Ghast::new(options);
         let mut legal = Vec::new();
@@ -340,14 +352,8 @@ mod tests {
             .unwrap()
         };
         let (small, large) = (sized(3), sized(4));
-        let start = Ghast::new(&large);
-        let config = NetConfig::sized(
-            Preset::Tiny.size(),
-            start.plane_shape().channels,
-            start.policy_layout(),
-        );
         // One set of weights for every trainer: the three steps see the same network.
-        let network = Network::new(config, tch::Device::Cpu);
+        let network = tiny_network(&large, 0);
         let trainer_of = || {
             let network = network.duplicate();
             let config = TrainerConfig {
@@ -390,13 +396,7 @@ mod tests {
     #[test]
     fn a_bf16_step_matches_an_f32_step_and_keeps_the_weights_f32() {
         let options = GhastOptions::default();
-        let start = Ghast::new(&options);
-        let config = NetConfig::sized(
-            Preset::Tiny.size(),
-            start.plane_shape().channels,
-            start.policy_layout(),
-        );
-        let network = Network::new(config, tch::Device::Cpu);
+        let network = tiny_network(&options, 0);
         let examples: Vec<_> = (0..8).map(|_| first_move_example(&options)).collect();
         let step = |precision| {
             let config = TrainerConfig {
@@ -447,12 +447,7 @@ mod tests {
     fn a_failed_training_step_is_an_error_naming_the_device() {
         let options = GhastOptions::default();
         let start = Ghast::new(&options);
-        let config = NetConfig::sized(
-            Preset::Tiny.size(),
-            start.plane_shape().channels + 1,
-            start.policy_layout(),
-        );
-        let network = Network::new(config, tch::Device::Cpu);
+        let network = tiny_network(&options, 1);
         let mut trainer = Trainer::<Ghast>::new(
             network,
             None,
