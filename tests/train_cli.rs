@@ -750,3 +750,87 @@ fn a_run_mixes_board_sizes_in_self_play_and_training() {
     assert_eq!(sizes_by_writer, expected, "{stderr}");
     assert_eq!(files(&run, "journal-").len(), 1, "the other size's journal");
 }
+
+/// `[selfplay] reanalyse_share`: a reanalyse thread searches stored games again with a newer
+/// network and stores them under a writer id of their own, each the same game as one that an
+/// older generation played, stamped with the generation that searched it; a share outside
+/// 0 to 1 is refused with its name.
+#[test]
+fn a_run_reanalyses_old_games_with_a_newer_network() {
+    let dir = tempfile::tempdir().unwrap();
+    let tiny = std::fs::read_to_string("configs/tiny.toml").unwrap();
+    assert_config_refused(
+        dir.path(),
+        &tiny.replace("[selfplay]\n", "[selfplay]\nreanalyse_share = 1.5\n"),
+        "reanalyse_share",
+    );
+    let config = dir.path().join("reanalyse.toml");
+    std::fs::write(
+        &config,
+        tiny.replace("[selfplay]\n", "[selfplay]\nreanalyse_share = 1.0\n"),
+    )
+    .unwrap();
+    let run = dir.path().join("run");
+    let output = ghast()
+        .args(["train", "--config"])
+        .arg(&config)
+        .args(["--minutes", "0.25", "--run"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("reanalyse thread"), "{stderr}");
+    assert!(
+        String::from_utf8_lossy(&output.stdout).contains(" reanalysed by this process"),
+        "the summary counts the reanalysed games"
+    );
+
+    let shards = replay::LocalDirStore::open(run.join("shards")).unwrap();
+    // Self-play's games by their moves: on this tiny board two games can be the same one.
+    let mut played: std::collections::HashMap<Vec<u32>, Vec<replay::GameRecord>> =
+        std::collections::HashMap::new();
+    let mut reanalysed = Vec::new();
+    let moves = |record: &replay::GameRecord| -> Vec<u32> {
+        record.moves.iter().map(|m| m.action).collect()
+    };
+    for name in shards.list().unwrap() {
+        let shard = shards.read_shard(&name).unwrap();
+        match name.worker {
+            0 => {
+                for record in shard.records {
+                    played.entry(moves(&record)).or_default().push(record);
+                }
+            }
+            1_000_000 => reanalysed.extend(shard.records),
+            other => panic!("a shard of writer {other}"),
+        }
+    }
+    assert!(!reanalysed.is_empty(), "no reanalysed game: {stderr}");
+    let mut new_targets = false;
+    for fresh in &reanalysed {
+        let originals = played
+            .get(&moves(fresh))
+            .expect("a reanalysed game is a game self-play played");
+        let original = originals
+            .iter()
+            .filter(|original| original.outcome == fresh.outcome)
+            .min_by_key(|original| original.generation)
+            .expect("with its outcome");
+        assert!(
+            fresh.generation > original.generation,
+            "searched again by a newer generation ({} after {})",
+            fresh.generation,
+            original.generation
+        );
+        new_targets |= originals.iter().all(|original| {
+            fresh
+                .moves
+                .iter()
+                .zip(&original.moves)
+                .any(|(new, old)| new.policy != old.policy)
+        });
+    }
+    assert!(new_targets, "the new searches' targets are the ones stored");
+    assert!(run.join("journal-reanalysed.bin").is_file());
+}

@@ -131,8 +131,12 @@ fn train_game<G: Planes>(
     let summary = train::train::<G>(run, &config, limit, role, args.device)
         .with_context(|| format!("training run {}", run.root().display()))?;
     let bot = export_bot::<G>(run, &config)?;
+    let reanalysed = match summary.reanalysed {
+        0 => String::new(),
+        games => format!(" and {games} reanalysed"),
+    };
     println!(
-        "stopped at generation {} after {} training steps; {} games played by this process; latest model: {}; bot: {}",
+        "stopped at generation {} after {} training steps; {} games played{reanalysed} by this process; latest model: {}; bot: {}",
         summary.generation,
         summary.steps,
         summary.games,

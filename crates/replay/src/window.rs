@@ -207,6 +207,22 @@ impl<S: ShardStore> Window<S> {
         Some(self.spans[span].position(targets, (pick - before) as usize))
     }
 
+    /// The games with a position in the window, newest shard first, each with its shard's
+    /// header: what a reanalyse thread chooses from.
+    pub fn games(&self) -> impl Iterator<Item = (&ShardHeader, &GameRecord)> {
+        self.spans.iter().flat_map(|span| {
+            let shard = span.shard.shard();
+            let first_game = if span.first < span.name.positions as usize {
+                span.shard.locate(span.first).0
+            } else {
+                shard.records.len()
+            };
+            shard.records[first_game..]
+                .iter()
+                .map(move |record| (&shard.header, record))
+        })
+    }
+
     fn ends(&self, targets: Targets) -> &[u64] {
         match targets {
             Targets::Any => &self.ends_any,

@@ -54,6 +54,10 @@ fn board_key(options_json: &str) -> String {
 /// far apart.
 pub const WRITER_IDS: u32 = 10_000;
 
+/// A process's reanalysed games are stored under its writer id plus this: clear of the ids of
+/// its boards' writers (up to a hundred boards, [`WRITER_IDS`] apart).
+pub const REANALYSED_WRITER_IDS: u32 = 100 * WRITER_IDS;
+
 #[derive(Clone, Debug)]
 pub struct RunDir {
     root: PathBuf,
@@ -99,6 +103,11 @@ impl RunDir {
     pub fn board_journal(&self, options_json: &str) -> PathBuf {
         self.root
             .join(format!("journal-{}.bin", board_key(options_json)))
+    }
+
+    /// The journal of reanalysed games not yet in a shard (`[selfplay] reanalyse_share`).
+    pub fn reanalysed_journal(&self) -> PathBuf {
+        self.root.join("journal-reanalysed.bin")
     }
 
     /// The intent file of a merge of another board's shards ([`RunDir::board_journal`]).

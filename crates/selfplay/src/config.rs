@@ -55,6 +55,12 @@ pub struct SelfplayConfig {
     /// empty: equal shares.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub size_shares: Vec<f64>,
+    /// The share of one core a reanalyse thread spends (MuZero Reanalyze, LightZero's
+    /// `reanalyze_ratio`; 0: none). It searches the window's oldest games again with the
+    /// newest network, as self-play's full searches do, and stores them with the fresh policy
+    /// targets: an old game's positions stay in the window with the targets a better net's
+    /// search gives, at the cost of the self-play that core would have played.
+    pub reanalyse_share: f64,
     /// The search itself (root noise applies to full searches only).
     pub search: SearchConfig,
 }
@@ -187,6 +193,7 @@ impl Default for SelfplayConfig {
             start_position_share: 0.0,
             sizes: Vec::new(),
             size_shares: Vec::new(),
+            reanalyse_share: 0.0,
             search: SearchConfig::default(),
         }
     }
@@ -246,6 +253,7 @@ impl SelfplayConfig {
                 self.start_position_share
             ));
         }
+        bounds::fraction("reanalyse_share", self.reanalyse_share)?;
         if !self.size_shares.is_empty() && self.size_shares.len() != self.sizes.len() {
             return Err(format!(
                 "size_shares: {} shares for {} sizes; give one per size, or none for equal \
@@ -261,6 +269,14 @@ impl SelfplayConfig {
                     "size_shares[{index}] = {share}: expected a positive share"
                 ));
             }
+        }
+        // Each size's shards are written under a writer id of its own, a hundred of them
+        // below the reanalysed games' (`rundir::REANALYSED_WRITER_IDS`).
+        if self.sizes.len() > 100 {
+            return Err(format!(
+                "sizes: {} sizes; a run mixes at most 100",
+                self.sizes.len()
+            ));
         }
         let mut seen = std::collections::HashSet::new();
         if let Some(size) = self.sizes.iter().find(|&&size| !seen.insert(size)) {

@@ -346,3 +346,24 @@ fn bad_shards_are_skipped_with_a_warning_and_older_ones_take_their_place() {
     assert_eq!(fixture.window.len(Targets::Any), 50);
     assert_uniform(&fixture.histogram(Targets::Any, 10_000), 0..50);
 }
+
+#[test]
+fn games_lists_each_game_with_a_position_in_the_window_newest_shard_first() {
+    let mut fixture = Fixture::new(100.0);
+    for index in 0..4 {
+        fixture.write(index, 100);
+    }
+    fixture.window.refresh().unwrap();
+    // The window holds positions 203..400: shard 3 whole, and of shard 2 the game whose
+    // moves 200..207 it cuts, and every game after it.
+    let first_moves: Vec<u32> = fixture
+        .window
+        .games()
+        .map(|(header, record)| {
+            assert_eq!(header.game, "test");
+            record.moves[0].action
+        })
+        .collect();
+    let expected: Vec<u32> = (300..400).step_by(7).chain((200..300).step_by(7)).collect();
+    assert_eq!(first_moves, expected);
+}

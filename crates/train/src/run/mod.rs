@@ -10,6 +10,7 @@
 
 mod matches;
 mod progress;
+mod reanalyse;
 mod shared;
 mod sync;
 mod trainer_loop;
@@ -26,7 +27,8 @@ use game::{DeviceError, Planes};
 use nn::DeviceChoice;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use replay::{LocalDirStore, ShardOrigin, ShardStore, Window, open_store};
+use reanalyse::ReanalyseLoop;
+use replay::{GameRecord, LocalDirStore, ShardOrigin, ShardStore, Window, open_store};
 use selfplay::Boards;
 use shared::Shared;
 use std::sync::atomic::Ordering;
@@ -46,6 +48,8 @@ pub struct RunSummary {
     pub games: u64,
     /// ...and their positions (with `Role::Learner`, the positions in the store).
     pub positions: u64,
+    /// Stored games this process searched again (`[selfplay] reanalyse_share`).
+    pub reanalysed: u64,
 }
 
 /// What this process does of a run.
@@ -103,6 +107,8 @@ struct Process<'a, G: Planes> {
     workers: usize,
     /// The shard writer of each board (none in a learner).
     writers: Vec<ShardWriter<Box<dyn ShardStore>>>,
+    /// The reanalyse thread and the writer of its games, where the config asks for one.
+    reanalysis: Option<Reanalysis<G>>,
     trainer: Option<TrainerLoop<'a, G>>,
     /// The generation and training step the process starts from.
     generation: u64,
@@ -136,12 +142,14 @@ impl<'a, G: Planes> Process<'a, G> {
             device,
         )?;
         let writers = shard_writers(run, config, &origins, || local_shards(run), 0, true)?;
+        let reanalysis = reanalysis::<G>(run, config, &origins, || local_shards(run), 0)?;
         Ok(Process {
             run,
             config,
             boards,
             workers: config.selfplay.workers.max(1),
             writers,
+            reanalysis,
             trainer: Some(trainer),
             generation,
             step,
@@ -165,12 +173,14 @@ impl<'a, G: Planes> Process<'a, G> {
         let origins = origins::<G>(&boards)?;
         let shards = || Ok(open_store(&store.shards())?);
         let writers = shard_writers(run, config, &origins, shards, writer_id, false)?;
+        let reanalysis = reanalysis::<G>(run, config, &origins, shards, writer_id)?;
         Ok(Process {
             run,
             config,
             boards,
             workers: config.selfplay.workers.max(1),
             writers,
+            reanalysis,
             trainer: None,
             generation: sync::first_model(store, run)?,
             step: 0,
@@ -199,6 +209,7 @@ impl<'a, G: Planes> Process<'a, G> {
             boards,
             workers: 0,
             writers: Vec::new(),
+            reanalysis: None,
             trainer: Some(trainer),
             generation,
             step,
@@ -218,6 +229,7 @@ impl<'a, G: Planes> Process<'a, G> {
             boards,
             workers,
             writers,
+            reanalysis,
             trainer,
             generation,
             step,
@@ -228,9 +240,10 @@ impl<'a, G: Planes> Process<'a, G> {
         } = self;
         let trains = trainer.is_some();
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        // Self-play threads and the trainer each run libtorch; intra-op threads beyond the
-        // cores left over would only fight them.
-        nn::set_intra_op_threads((cores / (workers + usize::from(trains))).max(1));
+        // Self-play threads, the reanalyse thread and the trainer each run libtorch; intra-op
+        // threads beyond the cores left over would only fight them.
+        let torch_threads = workers + usize::from(reanalysis.is_some()) + usize::from(trains);
+        nn::set_intra_op_threads((cores / torch_threads).max(1));
         let served = if workers > 0
             && config
                 .selfplay
@@ -292,6 +305,16 @@ impl<'a, G: Planes> Process<'a, G> {
                 })
                 .collect();
             drop(senders);
+            let reanalyse = reanalysis.map(|Reanalysis { mut thread, writer }| {
+                // Seeded as one more self-play thread.
+                thread.seed = seed_base ^ ((workers as u64) << 32);
+                let (sender, receiver) = mpsc::channel();
+                let served = served.as_ref();
+                (
+                    scope.spawn(move || thread.run(run, shared, sender, served)),
+                    scope.spawn(move || writer.run(receiver, shared)),
+                )
+            });
             let trainer = trainer
                 .map(|trainer| scope.spawn(move || trainer.run(shared, limit.last_generation())));
             let evaluation = &config.evaluation;
@@ -321,6 +344,9 @@ impl<'a, G: Planes> Process<'a, G> {
 
             while !progress.update(shared)
                 && !self_play.iter().any(|w| w.is_finished())
+                && !reanalyse
+                    .as_ref()
+                    .is_some_and(|(thread, _)| thread.is_finished())
                 && !trainer.as_ref().is_some_and(|t| t.is_finished())
             {
                 std::thread::sleep(Duration::from_millis(250));
@@ -332,6 +358,14 @@ impl<'a, G: Planes> Process<'a, G> {
             }
             for writer in writers {
                 result = result.and(writer.join().expect("the shard writer panicked"));
+            }
+            if let Some((thread, writer)) = reanalyse {
+                result = result.and(thread.join().expect("the reanalyse thread panicked"));
+                result = result.and(
+                    writer
+                        .join()
+                        .expect("the reanalysed games' writer panicked"),
+                );
             }
             if let Some(matches) = matches {
                 result = result.and(matches.join().expect("the evaluation thread panicked"));
@@ -374,6 +408,7 @@ impl<'a, G: Planes> Process<'a, G> {
             steps: shared.steps.load(Ordering::Relaxed),
             games: shared.games.load(Ordering::Relaxed),
             positions: shared.positions.load(Ordering::Relaxed),
+            reanalysed: shared.reanalysed.load(Ordering::Relaxed),
         })
     }
 }
@@ -457,14 +492,7 @@ fn shard_writers<O>(
                 run.board_merge_intent(&origin.options_json),
             )
         };
-        let (journal, recovered) = Journal::open(&journal_path)?;
-        if !recovered.is_empty() {
-            tracing::info!(
-                "recovered {} finished games from the journal ({})",
-                recovered.len(),
-                journal_path.display()
-            );
-        }
+        let (journal, recovered) = open_journal(&journal_path)?;
         let merging = (merge && config.run.merged_shard_positions > 0).then_some(ShardMerging {
             intent,
             target_positions: config.run.merged_shard_positions,
@@ -485,6 +513,66 @@ fn shard_writers<O>(
         });
     }
     Ok(writers)
+}
+
+/// The reanalyse thread and the writer of the games it searched again.
+struct Reanalysis<G: Planes> {
+    thread: ReanalyseLoop<G>,
+    writer: ShardWriter<Box<dyn ShardStore>>,
+}
+
+/// Where `[selfplay] reanalyse_share` asks for one, the reanalyse thread over the shards of
+/// `origins` that `shards` opens (it searches the run's own board's games), and the writer of
+/// its games: a journal of its own, and the writer id `writer_id` plus
+/// [`rundir::REANALYSED_WRITER_IDS`].
+fn reanalysis<G: Planes>(
+    run: &RunDir,
+    config: &RunConfig<G::Options>,
+    origins: &[ShardOrigin],
+    shards: impl Fn() -> Result<Box<dyn ShardStore>>,
+    writer_id: u32,
+) -> Result<Option<Reanalysis<G>>> {
+    if config.selfplay.reanalyse_share <= 0.0 {
+        return Ok(None);
+    }
+    let own = origins[0].clone();
+    let (journal, recovered) = open_journal(&run.reanalysed_journal())?;
+    let writer = ShardWriter::new(
+        shards()?,
+        journal,
+        recovered,
+        config.run.games_per_shard,
+        own.clone(),
+        writer_id + rundir::REANALYSED_WRITER_IDS,
+        None,
+    )
+    .reanalysed();
+    let thread = ReanalyseLoop {
+        options: config.game.clone(),
+        origin: own,
+        config: config.selfplay.clone(),
+        window: Window::new(shards()?, config.window, origins.to_vec()),
+        seed: 0,
+    };
+    tracing::info!(
+        "a reanalyse thread searches the window's oldest games again with the newest network, \
+         on {:.0}% of a core",
+        100.0 * config.selfplay.reanalyse_share
+    );
+    Ok(Some(Reanalysis { thread, writer }))
+}
+
+/// A writer's journal, and the games a killed process left in it.
+fn open_journal(path: &std::path::Path) -> Result<(Journal, Vec<GameRecord>)> {
+    let (journal, recovered) = Journal::open(path)?;
+    if !recovered.is_empty() {
+        tracing::info!(
+            "recovered {} finished games from the journal ({})",
+            recovered.len(),
+            path.display()
+        );
+    }
+    Ok((journal, recovered))
 }
 
 /// The run folder's own replay store.

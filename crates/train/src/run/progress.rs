@@ -79,8 +79,12 @@ impl Progress {
         let positions = shared.positions.load(Ordering::Relaxed);
         let evals = shared.evaluations.load(Ordering::Relaxed) as f64
             / self.start.elapsed().as_secs_f64().max(1e-9);
+        let reanalysed = match shared.reanalysed.load(Ordering::Relaxed) {
+            0 => String::new(),
+            games => format!(", {games} reanalysed"),
+        };
         let message = format!(
-            "gen {generation} | step {steps} | {games} games, {positions} positions | {evals:.0} evals/s"
+            "gen {generation} | step {steps} | {games} games, {positions} positions{reanalysed} | {evals:.0} evals/s"
         );
         let (position, done) = match self.limit {
             Limit::Minutes(minutes) => {

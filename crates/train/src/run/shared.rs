@@ -12,6 +12,8 @@ pub struct Shared {
     pub cache_hits: AtomicU64,
     pub games: AtomicU64,
     pub positions: AtomicU64,
+    /// Stored games searched again by a newer network (`[selfplay] reanalyse_share`).
+    pub reanalysed: AtomicU64,
     pub generation: AtomicU64,
     pub steps: AtomicU64,
     pub metrics: Mutex<Metrics>,
@@ -25,6 +27,7 @@ impl Shared {
             cache_hits: AtomicU64::new(0),
             games: AtomicU64::new(0),
             positions: AtomicU64::new(0),
+            reanalysed: AtomicU64::new(0),
             generation: AtomicU64::new(generation),
             steps: AtomicU64::new(steps),
             metrics: Mutex::new(metrics),

@@ -7,7 +7,7 @@ use crate::RunDir;
 use anyhow::Result;
 use game::Planes;
 use mcts::{CachedEvaluator, Inline, PipelinedEvaluator};
-use nn::{DeviceChoice, EvaluatorSettings, InferenceServer, NetEvaluator, Network};
+use nn::{DeviceChoice, EvaluatorSettings, InferenceServer, NetEvaluator, Network, ServerClient};
 use replay::GameRecord;
 use selfplay::{Boards, SelfplayConfig, StartPositions, Worker};
 use std::sync::Arc;
@@ -67,6 +67,12 @@ impl<G: Planes> ServedNetwork<G> {
         Ok(())
     }
 
+    /// The generation the server serves and a client of it, if that is not `current`.
+    pub fn newer_client(&self, current: u64) -> Option<(u64, ServerClient<G>)> {
+        let serving = self.generation.load(Ordering::Acquire);
+        (serving != current).then(|| (serving, self.server.client()))
+    }
+
     /// Where the server's passes run.
     pub fn device_name(&self) -> &str {
         self.server.device_name()
@@ -109,10 +115,7 @@ pub fn run_worker<G: Planes>(
                 .with_boards(boards.clone())
                 .with_start_positions(starts.clone());
             let generation = served.generation.load(Ordering::Acquire);
-            let newer = |current: u64| -> Result<_> {
-                let serving = served.generation.load(Ordering::Acquire);
-                Ok((serving != current).then(|| (serving, served.server.client())))
-            };
+            let newer = |current: u64| -> Result<_> { Ok(served.newer_client(current)) };
             play(
                 worker,
                 served.server.client(),
@@ -213,7 +216,7 @@ fn play<G: Planes, E: PipelinedEvaluator<G>>(
 
 /// The generation `latest` names and its network, on the CPU (an evaluator or the server
 /// moves it to its device).
-fn load_latest<G: Planes>(run: &RunDir) -> Result<(u64, Network)> {
+pub(super) fn load_latest<G: Planes>(run: &RunDir) -> Result<(u64, Network)> {
     let generation = run
         .latest_generation()?
         .ok_or_else(|| anyhow::anyhow!("{}: no model yet", run.models().display()))?;

@@ -60,6 +60,8 @@ pub struct ShardWriter<S> {
     games_before: u64,
     /// Whether this writer draws the self-play curves: one writer of a process does.
     curves: bool,
+    /// Whether its games are reanalysed ones: counted apart from self-play's.
+    reanalysed: bool,
 }
 
 impl<S: ShardStore + 'static> ShardWriter<S> {
@@ -86,6 +88,7 @@ impl<S: ShardStore + 'static> ShardWriter<S> {
             stored_games: 0,
             games_before: 0,
             curves: true,
+            reanalysed: false,
         }
     }
 
@@ -93,6 +96,14 @@ impl<S: ShardStore + 'static> ShardWriter<S> {
     /// writer that does (its games still count in the curves' games per second).
     pub fn without_curves(mut self) -> Self {
         self.curves = false;
+        self
+    }
+
+    /// Stores reanalysed games: no curves, and counted apart (`Shared::reanalysed`), so that
+    /// the progress line's games and positions stay self-play's.
+    pub fn reanalysed(mut self) -> Self {
+        self.curves = false;
+        self.reanalysed = true;
         self
     }
 
@@ -118,6 +129,7 @@ impl<S: ShardStore + 'static> ShardWriter<S> {
         let uploader = Uploader {
             store: Arc::clone(&self.store),
             stopping: Arc::clone(&stopping),
+            counts_positions: !self.reanalysed,
         };
         std::thread::scope(|scope| -> Result<()> {
             let upload = scope.spawn(move || uploader.run(to_upload, stored, shared));
@@ -153,7 +165,12 @@ impl<S: ShardStore + 'static> ShardWriter<S> {
             match records.recv_timeout(Duration::from_millis(200)) {
                 Ok(record) => {
                     self.journal.append(&record)?;
-                    shared.games.fetch_add(1, Ordering::Relaxed);
+                    let count = if self.reanalysed {
+                        &shared.reanalysed
+                    } else {
+                        &shared.games
+                    };
+                    count.fetch_add(1, Ordering::Relaxed);
                     stats.add(&record);
                     self.pending.push(record);
                     if self.pending.len() >= self.games_per_shard {
@@ -238,6 +255,8 @@ struct Uploader<S> {
     store: Arc<S>,
     /// Set when the writer stops: then a shard gets one more try, no more waiting.
     stopping: Arc<AtomicBool>,
+    /// Whether stored positions count in the progress line's (self-play's, not reanalysed).
+    counts_positions: bool,
 }
 
 impl<S: ShardStore> Uploader<S> {
@@ -254,9 +273,11 @@ impl<S: ShardStore> Uploader<S> {
                             );
                             failures = 0;
                         }
-                        shared
-                            .positions
-                            .fetch_add(shard.positions(), Ordering::Relaxed);
+                        if self.counts_positions {
+                            shared
+                                .positions
+                                .fetch_add(shard.positions(), Ordering::Relaxed);
+                        }
                         tracing::debug!("wrote {name} ({} games)", shard.records.len());
                         let _ = stored.send(shard.header.seq);
                         break;
