@@ -96,41 +96,84 @@ impl Drop for Process {
     }
 }
 
-/// Waits for `process` to exit, within `limit`; its log on failure.
-fn finish(cluster: &Cluster, process: &mut Process, log: &str, limit: Duration) {
+/// The longest any wait goes on, however busy the process it watches looks.
+const LONGEST_WAIT: Duration = Duration::from_secs(900);
+
+/// Progress of a process, read from its log: a loaded machine only slows a process down, and
+/// its log still grows (a `ghast` process logs a progress line every half minute at least);
+/// one that has stalled writes nothing. So a wait fails once the log has been quiet for
+/// `quiet`, not after a fixed time, which a busy CI machine could lose.
+struct Watch<'a> {
+    cluster: &'a Cluster,
+    log: &'a str,
+    quiet: Duration,
+    started: Instant,
+    length: usize,
+    changed: Instant,
+}
+
+impl<'a> Watch<'a> {
+    fn new(cluster: &'a Cluster, log: &'a str, quiet: Duration) -> Self {
+        Watch {
+            cluster,
+            log,
+            quiet,
+            started: Instant::now(),
+            length: cluster.log(log).len(),
+            changed: Instant::now(),
+        }
+    }
+
+    /// Why the wait should give up, if it should: the log quiet for too long, or the wait
+    /// past [`LONGEST_WAIT`].
+    fn gave_up(&mut self) -> Option<String> {
+        let length = self.cluster.log(self.log).len();
+        if length != self.length {
+            self.length = length;
+            self.changed = Instant::now();
+        }
+        if self.changed.elapsed() > self.quiet {
+            Some(format!("{}'s log was quiet for {:?}", self.log, self.quiet))
+        } else if self.started.elapsed() > LONGEST_WAIT {
+            Some(format!("still going after {LONGEST_WAIT:?}"))
+        } else {
+            None
+        }
+    }
+}
+
+/// Waits for `process` to exit while its log shows progress (see [`Watch`]); its log on
+/// failure.
+fn finish(cluster: &Cluster, process: &mut Process, log: &str, quiet: Duration) {
     let child = &mut process.0;
-    let deadline = Instant::now() + limit;
+    let mut watch = Watch::new(cluster, log, quiet);
     loop {
         if let Some(status) = child.try_wait().unwrap() {
             assert!(status.success(), "{log} failed:\n{}", cluster.log(log));
             return;
         }
-        if Instant::now() > deadline {
+        if let Some(why) = watch.gave_up() {
             let _ = child.kill();
-            panic!(
-                "{log} did not finish within {limit:?}:\n{}",
-                cluster.log(log)
-            );
+            panic!("{log} did not finish: {why}:\n{}", cluster.log(log));
         }
         std::thread::sleep(Duration::from_millis(100));
     }
 }
 
-/// Waits until `done`, within `limit`; the log of process `log` on failure.
+/// Waits until `done` while process `log`'s log shows progress (see [`Watch`]); that log on
+/// failure.
 fn wait_for(
     cluster: &Cluster,
     what: &str,
     log: &str,
-    limit: Duration,
+    quiet: Duration,
     mut done: impl FnMut() -> bool,
 ) {
-    let deadline = Instant::now() + limit;
+    let mut watch = Watch::new(cluster, log, quiet);
     while !done() {
-        assert!(
-            Instant::now() < deadline,
-            "{what} did not happen within {limit:?}; {log}:\n{}",
-            cluster.log(log)
-        );
+        if let Some(why) = watch.gave_up() {
+            panic!("{what} did not happen: {why}; {log}:\n{}", cluster.log(log));
+        }
         std::thread::sleep(Duration::from_millis(100));
     }
 }
@@ -235,7 +278,7 @@ fn a_learner_and_two_selfplay_processes_train_through_a_real_s3_server() {
         &cluster,
         "self-play to download the newest generation",
         "second",
-        Duration::from_secs(30),
+        Duration::from_secs(60),
         || {
             fs::read_to_string(cluster.path("second/models/latest"))
                 .is_ok_and(|text| text.trim() == published.to_string())
