@@ -59,6 +59,16 @@ impl Fixture {
         }
     }
 
+    /// A window (c = 100) refreshed over four shards of 100 positions, actions 0..400.
+    fn with_four_shards() -> Self {
+        let mut fixture = Fixture::new(100.0);
+        for index in 0..4 {
+            fixture.write(index, 100);
+        }
+        fixture.window.refresh().unwrap();
+        fixture
+    }
+
     fn store(&self) -> &CountingStore {
         &self.window.store
     }
@@ -120,11 +130,7 @@ fn an_empty_store_gives_no_samples() {
 
 #[test]
 fn samples_uniformly_from_the_newest_positions_only() {
-    let mut fixture = Fixture::new(100.0);
-    for index in 0..4 {
-        fixture.write(index, 100);
-    }
-    fixture.window.refresh().unwrap();
+    let fixture = Fixture::with_four_shards();
     // window(400) = 100 * (1 + 0.4 * (4^0.75 - 1) / 0.75) = 197.5: the whole newest shard
     // and the newest 97 positions of the one before.
     assert_eq!(fixture.window.total_positions(), 400);
@@ -134,11 +140,7 @@ fn samples_uniformly_from_the_newest_positions_only() {
 
 #[test]
 fn refreshing_loads_new_shards_keeps_cached_ones_and_drops_old_ones() {
-    let mut fixture = Fixture::new(100.0);
-    for index in 0..4 {
-        fixture.write(index, 100);
-    }
-    fixture.window.refresh().unwrap();
+    let mut fixture = Fixture::with_four_shards();
     assert_eq!(fixture.reads(), 2);
     fixture.write(4, 100);
     fixture.window.refresh().unwrap();
@@ -158,11 +160,7 @@ fn refreshing_loads_new_shards_keeps_cached_ones_and_drops_old_ones() {
 
 #[test]
 fn policy_targets_come_only_from_full_searches() {
-    let mut fixture = Fixture::new(100.0);
-    for index in 0..4 {
-        fixture.write(index, 100);
-    }
-    fixture.window.refresh().unwrap();
+    let fixture = Fixture::with_four_shards();
     // Even actions are full searches; the window holds actions 203..400.
     assert_eq!(fixture.window.len(Targets::PolicyTarget), 98);
     let counts = fixture.histogram(Targets::PolicyTarget, 20_000);
@@ -349,11 +347,7 @@ fn bad_shards_are_skipped_with_a_warning_and_older_ones_take_their_place() {
 
 #[test]
 fn games_lists_each_game_with_a_position_in_the_window_newest_shard_first() {
-    let mut fixture = Fixture::new(100.0);
-    for index in 0..4 {
-        fixture.write(index, 100);
-    }
-    fixture.window.refresh().unwrap();
+    let fixture = Fixture::with_four_shards();
     // The window holds positions 203..400: shard 3 whole, and of shard 2 the game whose
     // moves 200..207 it cuts, and every game after it.
     let first_moves: Vec<u32> = fixture
