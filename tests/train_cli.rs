@@ -29,19 +29,23 @@ fn files(dir: &Path, prefix: &str) -> Vec<PathBuf> {
     found
 }
 
+/// `--generations 2` stops the run at generation 2 though its config gives it a minute: a
+/// flag overrides the config's limits, whichever kind they are.
 #[test]
 fn a_tiny_run_writes_generations_shards_and_curves() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");
+    let tiny = std::fs::read_to_string("configs/tiny.toml").unwrap();
+    assert!(
+        tiny.contains("\nminutes = 0.0"),
+        "configs/tiny.toml sets no time limit"
+    );
+    let config = dir.path().join("tiny-for-a-minute.toml");
+    std::fs::write(&config, tiny.replace("\nminutes = 0.0", "\nminutes = 1.0")).unwrap();
     let output = ghast()
-        .args([
-            "train",
-            "--config",
-            "configs/tiny.toml",
-            "--generations",
-            "2",
-            "--run",
-        ])
+        .args(["train", "--generations", "2", "--config"])
+        .arg(&config)
+        .arg("--run")
         .arg(&run)
         .output()
         .unwrap();

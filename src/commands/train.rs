@@ -26,8 +26,8 @@ pub struct Args {
     #[arg(long)]
     pub minutes: Option<f64>,
     /// Stop once this generation is written and its evaluation matches are played (overrides
-    /// the config's `run.generations`).
-    #[arg(long)]
+    /// the config's `run.generations`, and its `run.minutes` too).
+    #[arg(long, conflicts_with = "minutes")]
     generations: Option<u64>,
     /// Where self-play's network runs: `auto` (the first CUDA device if there is one, else
     /// the CPU), `cpu`, `cuda`, `cuda:N`, or `sim`: a simulated accelerator that holds each
@@ -119,15 +119,7 @@ fn train_game<G: Planes>(
         // Self-play processes read the run's configuration from the store.
         store.put_config(text)?;
     }
-    let minutes = args.minutes.unwrap_or(config.run.minutes);
-    let generations = args.generations.unwrap_or(config.run.generations);
-    let limit = if minutes > 0.0 {
-        Limit::Minutes(minutes)
-    } else if generations > 0 {
-        Limit::Generations(generations)
-    } else {
-        Limit::None
-    };
+    let limit = run_limit(args, &config.run);
     let summary = train::train::<G>(run, &config, limit, role, args.device)
         .with_context(|| format!("training run {}", run.root().display()))?;
     let bot = export_bot::<G>(run, &config)?;
@@ -144,6 +136,19 @@ fn train_game<G: Planes>(
         bot.display()
     );
     Ok(())
+}
+
+/// When the run stops: a flag over the config (`--generations 3` stops at generation 3 where
+/// the config says 30 minutes), and in the config its minutes over its generations.
+fn run_limit(args: &Args, limits: &train::RunLimits) -> Limit {
+    let minutes = |minutes: f64| (minutes > 0.0).then_some(Limit::Minutes(minutes));
+    let generations = |last: u64| (last > 0).then_some(Limit::Generations(last));
+    match (args.minutes, args.generations) {
+        (Some(flag), _) => minutes(flag),
+        (None, Some(flag)) => generations(flag),
+        (None, None) => minutes(limits.minutes).or_else(|| generations(limits.generations)),
+    }
+    .unwrap_or(Limit::None)
 }
 
 /// The checkpoint `--init-from` names: the newest generation of a run folder, a bot bundle's

@@ -152,7 +152,10 @@ impl<G: Planes> Trainer<G> {
             for part in &parts {
                 let positions: Vec<&G> = part.iter().map(|example| &example.position).collect();
                 self.host.encode(&positions, positions.len());
-                let inputs = self.host.inputs(device, Kind::Float);
+                // Tensors of their own: autograd keeps the inputs until the backward pass,
+                // after the next part has encoded over the batch's buffers (on the CPU the
+                // borrowed tensors would read those, and a mix of sizes learnt garbage).
+                let inputs = self.host.inputs(device, Kind::Float).to_owned();
                 let targets = targets(part, positions[0], device);
                 let output = nn::autocast(self.config.precision, device, || {
                     self.network.forward_t(&inputs, true)
@@ -338,8 +341,11 @@ mod tests {
         }
     }
 
-    /// A batch that mixes board sizes goes through the network one size at a time, and its
-    /// losses are each size's weighted by its positions.
+    /// A batch that mixes board sizes goes through the network one size at a time: its
+    /// losses are each size's weighted by its positions, and so is its step (a first SGD step
+    /// is linear in the gradient). The large board comes first, so that the small one's
+    /// encoding overwrites the buffers the large one's inputs were read from before the
+    /// backward pass runs: a step that kept reading them learnt from the wrong planes.
     #[test]
     fn a_batch_of_two_board_sizes_is_learnt_in_one_step() {
         let sized = |size| {
@@ -352,43 +358,67 @@ mod tests {
             .unwrap()
         };
         let (small, large) = (sized(3), sized(4));
-        // One set of weights for every trainer: the three steps see the same network.
+        // One set of weights for every trainer: the three steps start from the same network.
         let network = tiny_network(&large, 0);
-        let trainer_of = || {
-            let network = network.duplicate();
+        let step = |options: &[&GhastOptions]| {
             let config = TrainerConfig {
-                learning_rate: 0.0,
+                learning_rate: 0.5,
                 ..TrainerConfig::default()
             };
-            Trainer::<Ghast>::new(
-                network,
+            let mut trainer = Trainer::<Ghast>::new(
+                network.duplicate(),
                 None,
                 config,
                 large.clone(),
                 ChaCha8Rng::seed_from_u64(1),
             )
-            .unwrap()
+            .unwrap();
+            let examples: Vec<_> = options.iter().map(|o| first_move_example(o)).collect();
+            let losses = trainer.learn(&examples, 0).unwrap();
+            (losses, moved_weights(&trainer, &network))
         };
-        let alone = |options: &GhastOptions, copies: usize| {
-            let examples: Vec<_> = (0..copies).map(|_| first_move_example(options)).collect();
-            trainer_of().learn(&examples, 0).unwrap()
-        };
-        let (small_alone, large_alone) = (alone(&small, 1), alone(&large, 3));
-        let mixed: Vec<_> = [&small, &large, &large, &large]
-            .into_iter()
-            .map(first_move_example)
-            .collect();
-        let losses = trainer_of().learn(&mixed, 0).unwrap();
+        let (small_alone, small_moved) = step(&[&small]);
+        let (large_alone, large_moved) = step(&[&large, &large, &large]);
+        let (mixed, mixed_moved) = step(&[&large, &small, &large, &large]);
         let expected = 0.25 * small_alone.policy + 0.75 * large_alone.policy;
         assert!(
-            (losses.policy - expected).abs() < 1e-4,
-            "{losses:?} against {small_alone:?} and {large_alone:?}"
+            (mixed.policy - expected).abs() < 1e-4,
+            "{mixed:?} against {small_alone:?} and {large_alone:?}"
         );
         assert!(
-            (losses.ownership - (0.25 * small_alone.ownership + 0.75 * large_alone.ownership))
-                .abs()
+            (mixed.ownership - (0.25 * small_alone.ownership + 0.75 * large_alone.ownership)).abs()
                 < 1e-4
         );
+        let mut largest_move = 0.0f64;
+        for (name, moved) in &mixed_moved {
+            let expected = &small_moved[name] * 0.25 + &large_moved[name] * 0.75;
+            let error = (moved - &expected).abs().max().double_value(&[]);
+            largest_move = largest_move.max(moved.abs().max().double_value(&[]));
+            assert!(
+                error < 1e-5,
+                "{name} moved {error} away from the sizes' mix"
+            );
+        }
+        assert!(
+            largest_move > 1e-3,
+            "the step moved no weight: {largest_move}"
+        );
+    }
+
+    /// How far a step moved each trained variable of `trainer` from `start`'s, by name.
+    fn moved_weights(trainer: &Trainer<Ghast>, start: &Network) -> HashMap<String, tch::Tensor> {
+        let before = start.var_store().variables();
+        trainer
+            .network()
+            .var_store()
+            .variables()
+            .into_iter()
+            .filter(|(_, tensor)| tensor.requires_grad())
+            .map(|(name, tensor)| {
+                let moved = tch::no_grad(|| &tensor - &before[&name]);
+                (name, moved)
+            })
+            .collect()
     }
 
     /// A bf16 step computes the losses of an f32 step to bf16's precision, steps the f32
