@@ -19,5 +19,5 @@ pub use examples::{Example, example_at};
 pub use run::{Limit, Role, RunSummary, train};
 pub use run_config::{BotConfig, NetworkConfig, RunConfig, RunLimits, game_name};
 pub use rundir::{RunDir, RunStore, write_atomically};
-pub use trainer::Trainer;
+pub use trainer::{StepError, Trainer};
 pub use warm_start::initial_network;

@@ -12,6 +12,21 @@ use std::collections::HashMap;
 use tch::nn::{Adam, OptimizerConfig, Sgd};
 use tch::{Kind, Tensor};
 
+/// Why a training step failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StepError {
+    /// The device failed (out of memory strikes here too).
+    #[error(transparent)]
+    Device(#[from] DeviceError),
+    /// The step's loss is not a finite number.
+    #[error(
+        "training step {step}: the loss is not a number ({losses:?}), so the run stops with \
+         the generations written before it; a learning rate too high for the network, or a \
+         bug, makes weights that are not numbers either"
+    )]
+    NotFinite { step: u64, losses: LossValues },
+}
+
 pub struct Trainer<G: Planes> {
     network: Network,
     /// The weights averaged over recent steps, where the config asks for them: what each
@@ -103,13 +118,14 @@ impl<G: Planes> Trainer<G> {
 
     /// Samples a batch from `window`, takes one optimiser step at the learning rate for
     /// `step`, and returns the losses; `None` when the window has no usable position. A
-    /// device that fails (out of memory strikes here too) fails the step, and the trainer
-    /// should not step again: the weights may be half updated.
+    /// device that fails (out of memory strikes here too) fails the step, and so does a loss
+    /// that is not a number; the trainer should not step again: the weights may be half
+    /// updated, or not numbers either.
     pub fn step<S: ShardStore>(
         &mut self,
         window: &Window<S>,
         step: u64,
-    ) -> Result<Option<LossValues>, DeviceError> {
+    ) -> Result<Option<LossValues>, StepError> {
         let examples = self.sample_examples(window);
         if examples.is_empty() {
             return Ok(None);
@@ -130,11 +146,13 @@ impl<G: Planes> Trainer<G> {
     /// One optimiser step on `examples` (not empty) at the learning rate for `step`.
     /// Positions of different shapes (a mix of board sizes) go through the network in one
     /// part per shape, and the step follows the parts' losses weighted by their positions.
+    /// A loss that is not a finite number is an error: a run that went on would write
+    /// generations of NaN weights, which self-play would play and the window would refuse.
     pub(crate) fn learn(
         &mut self,
         examples: &[Example<G>],
         step: u64,
-    ) -> Result<LossValues, DeviceError> {
+    ) -> Result<LossValues, StepError> {
         let device = self.network.device();
         let mut parts: Vec<Vec<&Example<G>>> = Vec::new();
         for example in examples {
@@ -147,7 +165,7 @@ impl<G: Planes> Trainer<G> {
                 None => parts.push(vec![example]),
             }
         }
-        nn::on_device(&nn::device_name(device), || {
+        let losses = nn::on_device(&nn::device_name(device), || {
             let mut losses = Vec::with_capacity(parts.len());
             for part in &parts {
                 let positions: Vec<&G> = part.iter().map(|example| &example.position).collect();
@@ -170,7 +188,11 @@ impl<G: Planes> Trainer<G> {
             self.optimizer.set_lr(self.config.learning_rate_at(step));
             self.optimizer.backward_step(&losses.total);
             losses.values()
-        })
+        })?;
+        if !losses.total.is_finite() {
+            return Err(StepError::NotFinite { step, losses });
+        }
+        Ok(losses)
     }
 
     /// A batch of examples from `window`: fewer where the window runs dry or its records do
@@ -405,6 +427,41 @@ mod tests {
         );
     }
 
+    /// A loss that is not a number (here from a lead target that is not one) fails the step
+    /// with an error that says which step and which losses.
+    #[test]
+    fn a_loss_that_is_not_a_number_fails_the_step() {
+        let options = GhastOptions::default();
+        let mut trainer = Trainer::<Ghast>::new(
+            tiny_network(&options, 0),
+            None,
+            TrainerConfig::default(),
+            options.clone(),
+            ChaCha8Rng::seed_from_u64(1),
+        )
+        .unwrap();
+        let fine = first_move_example(&options);
+        assert!(trainer.learn(&[fine], 7).unwrap().total.is_finite());
+        let broken = Example {
+            lead: f32::NAN,
+            ..first_move_example(&options)
+        };
+        let error = trainer.learn(&[broken], 8).unwrap_err();
+        let StepError::NotFinite { step, losses } = &error else {
+            panic!("a loss that is not a number: {error}");
+        };
+        assert_eq!(*step, 8);
+        assert!(
+            losses.lead.is_nan() && losses.policy.is_finite(),
+            "{losses:?}"
+        );
+        assert!(
+            error
+                .to_string()
+                .starts_with("training step 8: the loss is not a number")
+        );
+    }
+
     /// How far a step moved each trained variable of `trainer` from `start`'s, by name.
     fn moved_weights(trainer: &Trainer<Ghast>, start: &Network) -> HashMap<String, tch::Tensor> {
         let before = start.var_store().variables();
@@ -495,7 +552,9 @@ mod tests {
             ownership: vec![0.0; start.plane_shape().cells()],
             position: start,
         };
-        let error = trainer.learn(&[example], 0).unwrap_err();
+        let StepError::Device(error) = trainer.learn(&[example], 0).unwrap_err() else {
+            panic!("the device's error");
+        };
         assert_eq!(error.device, "cpu");
         assert!(
             error.message.contains("channels"),
