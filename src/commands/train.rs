@@ -139,13 +139,14 @@ fn train_game<G: Planes>(
 }
 
 /// When the run stops: a flag over the config (`--generations 3` stops at generation 3 where
-/// the config says 30 minutes), and in the config its minutes over its generations.
+/// the config says 30 minutes), and in the config its minutes over its generations. A flag of
+/// 0 turns off its own kind of limit only, leaving the config's other kind.
 fn run_limit(args: &Args, limits: &train::RunLimits) -> Limit {
     let minutes = |minutes: f64| (minutes > 0.0).then_some(Limit::Minutes(minutes));
     let generations = |last: u64| (last > 0).then_some(Limit::Generations(last));
     match (args.minutes, args.generations) {
-        (Some(flag), _) => minutes(flag),
-        (None, Some(flag)) => generations(flag),
+        (Some(flag), _) => minutes(flag).or_else(|| generations(limits.generations)),
+        (None, Some(flag)) => generations(flag).or_else(|| minutes(limits.minutes)),
         (None, None) => minutes(limits.minutes).or_else(|| generations(limits.generations)),
     }
     .unwrap_or(Limit::None)
