@@ -6,6 +6,11 @@
 //! So every write goes to a fresh temporary file in the same folder (a rename within one file
 //! system is atomic), which is synced, renamed into place, and then the folder is synced so
 //! that the rename itself is on disk.
+//!
+//! The file put in place has the permissions a plain `File::create` would give it (read and
+//! write for all, less the process's umask), or the old file's where it replaces one: a bot
+//! bundle or a record is handed to other users and served by other processes, and a temporary
+//! file's owner-only mode must not leak into it.
 
 use std::fs::File;
 use std::io;
@@ -26,11 +31,13 @@ pub fn write_with(path: &Path, write: impl FnOnce(&Path) -> io::Result<()>) -> i
     let name = path
         .file_name()
         .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name"))?;
-    let temporary = tempfile::Builder::new()
-        .prefix(&format!(".{}.", name.to_string_lossy()))
-        .suffix(".tmp")
-        .tempfile_in(folder)?
-        .into_temp_path();
+    let prefix = format!(".{}.", name.to_string_lossy());
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    if let Some(permissions) = permissions_for(path) {
+        builder.permissions(permissions);
+    }
+    let temporary = builder.tempfile_in(folder)?.into_temp_path();
     write(&temporary)?;
     File::open(&temporary)?.sync_all()?;
     temporary.persist(path).map_err(|err| err.error)?;
@@ -46,6 +53,25 @@ pub fn remove(path: &Path) -> io::Result<()> {
         Err(error) => return Err(error),
     }
     File::open(folder_of(path))?.sync_all()
+}
+
+/// The permissions the file at `path` should have: the old file's, or where there is none those
+/// of a new file (0o666, which the kernel narrows by the umask as it creates it). `None` where
+/// the platform has no such modes and the temporary file's own serve.
+fn permissions_for(path: &Path) -> Option<std::fs::Permissions> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        Some(match std::fs::metadata(path) {
+            Ok(old) => old.permissions(),
+            Err(_) => std::fs::Permissions::from_mode(0o666),
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
 }
 
 /// The folder `path` lives in, whose entry for it a rename or removal changes.
@@ -100,6 +126,27 @@ mod tests {
         assert_eq!(result.unwrap_err().to_string(), "writer died");
         assert_eq!(fs::read(&target).unwrap(), b"old");
         assert_eq!(file_names(dir.path()), ["target.bin"]);
+    }
+
+    /// A bundle written durably is readable by whoever could read a file the same process
+    /// created plainly (the temporary file's owner-only mode used to stay on it), and a file
+    /// rewritten keeps the mode its owner gave it.
+    #[cfg(unix)]
+    #[test]
+    fn a_written_file_has_a_plain_files_mode_or_keeps_its_own() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |path: &Path| fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("plain.bin");
+        fs::write(&plain, b"x").unwrap();
+        let target = dir.path().join("target.bin");
+        write(&target, b"new").unwrap();
+        assert_eq!(mode(&target), mode(&plain));
+
+        fs::set_permissions(&target, fs::Permissions::from_mode(0o640)).unwrap();
+        write(&target, b"rewritten").unwrap();
+        assert_eq!(mode(&target), 0o640);
+        assert_eq!(fs::read(&target).unwrap(), b"rewritten");
     }
 
     #[test]
