@@ -350,6 +350,19 @@ mod tests {
         Network::new(config, tch::Device::Cpu)
     }
 
+    /// A trainer of `network` for Ghast of `options`, without averaged weights.
+    fn trainer(network: Network, config: TrainerConfig, options: &GhastOptions) -> Trainer<Ghast> {
+        Trainer::new(
+            network,
+            None,
+            config,
+            options.clone(),
+            ChaCha8Rng::seed_from_u64(1),
+        )
+        .unwrap()
+    }
+
+    /// The start position of `options`, its first legal move the whole policy target.
     fn first_move_example(options: &GhastOptions) -> Example<Ghast> {
         let start = Ghast::new(options);
         let mut legal = Vec::new();
@@ -387,14 +400,7 @@ mod tests {
                 learning_rate: 0.5,
                 ..TrainerConfig::default()
             };
-            let mut trainer = Trainer::<Ghast>::new(
-                network.duplicate(),
-                None,
-                config,
-                large.clone(),
-                ChaCha8Rng::seed_from_u64(1),
-            )
-            .unwrap();
+            let mut trainer = trainer(network.duplicate(), config, &large);
             let examples: Vec<_> = options.iter().map(|o| first_move_example(o)).collect();
             let losses = trainer.learn(&examples, 0).unwrap();
             (losses, moved_weights(&trainer, &network))
@@ -432,14 +438,11 @@ mod tests {
     #[test]
     fn a_loss_that_is_not_a_number_fails_the_step() {
         let options = GhastOptions::default();
-        let mut trainer = Trainer::<Ghast>::new(
+        let mut trainer = trainer(
             tiny_network(&options, 0),
-            None,
             TrainerConfig::default(),
-            options.clone(),
-            ChaCha8Rng::seed_from_u64(1),
-        )
-        .unwrap();
+            &options,
+        );
         let fine = first_move_example(&options);
         assert!(trainer.learn(&[fine], 7).unwrap().total.is_finite());
         let broken = Example {
@@ -490,14 +493,7 @@ mod tests {
                 precision,
                 ..TrainerConfig::default()
             };
-            let mut trainer = Trainer::<Ghast>::new(
-                network.duplicate(),
-                None,
-                config,
-                options.clone(),
-                ChaCha8Rng::seed_from_u64(1),
-            )
-            .unwrap();
+            let mut trainer = trainer(network.duplicate(), config, &options);
             let losses = trainer.learn(&examples, 0).unwrap();
             (losses, trainer)
         };
@@ -533,25 +529,12 @@ mod tests {
     #[test]
     fn a_failed_training_step_is_an_error_naming_the_device() {
         let options = GhastOptions::default();
-        let start = Ghast::new(&options);
-        let network = tiny_network(&options, 1);
-        let mut trainer = Trainer::<Ghast>::new(
-            network,
-            None,
+        let mut trainer = trainer(
+            tiny_network(&options, 1),
             TrainerConfig::default(),
-            options,
-            ChaCha8Rng::seed_from_u64(1),
-        )
-        .unwrap();
-        let mut legal = Vec::new();
-        start.legal_actions(&mut legal);
-        let example = Example {
-            policy: vec![(legal[0], 1.0)],
-            wdl_index: 0,
-            lead: 0.0,
-            ownership: vec![0.0; start.plane_shape().cells()],
-            position: start,
-        };
+            &options,
+        );
+        let example = first_move_example(&options);
         let StepError::Device(error) = trainer.learn(&[example], 0).unwrap_err() else {
             panic!("the device's error");
         };
