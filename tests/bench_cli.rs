@@ -26,6 +26,63 @@ fn unbounded_or_nonsense_durations_are_bad_input() {
     }
 }
 
+/// `--precision fp32,bf16` times the network and the self-play loop in each type, named apart;
+/// a type that is neither is refused with the flag named.
+#[test]
+fn network_and_self_play_benches_time_each_precision_asked() {
+    let output = ghast(
+        &[
+            "bench",
+            "nn",
+            "--net",
+            "tiny",
+            "--batch",
+            "4",
+            "--precision",
+            "fp32,bf16",
+            "--seconds",
+            "0.1",
+            "--json",
+        ],
+        "",
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let devices = &report["nets"]["2x16"]["devices"];
+    assert_eq!(devices["cpu fp32"]["precision"], "Float", "{report}");
+    assert_eq!(devices["cpu bf16"]["precision"], "BFloat16", "{report}");
+    assert!(devices["cpu bf16"]["evals_per_sec"]["4"].as_f64().unwrap() > 0.0);
+
+    let output = ghast(
+        &[
+            "bench",
+            "selfplay",
+            "--config",
+            "configs/tiny.toml",
+            "--precision",
+            "bf16",
+            "--seconds",
+            "0.3",
+            "--json",
+        ],
+        "",
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["precision"], "bf16", "{report}");
+    assert!(report["selfplay_evals_per_sec"].as_f64().unwrap() > 0.0);
+
+    let output = ghast(&["bench", "nn", "--precision", "fp16"], "");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--precision") && stderr.contains("fp16"),
+        "{stderr}"
+    );
+}
+
 /// The rules and self-play benches measure Ghodak when asked (by `--game`, or by the config's
 /// `[game] name`), and report figures that are numbers.
 #[test]

@@ -433,6 +433,37 @@ fn self_play_threads_can_share_one_network_through_an_inference_server() {
     assert!(!files(&run.join("models"), "gen-0003").is_empty());
 }
 
+/// `[network] inference_precision = "bf16"` with `[training] precision = "bf16"`: self-play's
+/// copies of the network and the training step both compute in bf16 on the CPU, and the run
+/// trains to its generations as in f32.
+#[test]
+fn a_run_plays_and_trains_in_bf16_on_the_cpu() {
+    let dir = tempfile::tempdir().unwrap();
+    let config =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/tiny.toml"))
+            .unwrap()
+            .replace("[network]\n", "[network]\ninference_precision = \"bf16\"\n")
+            .replace("[training]\n", "[training]\nprecision = \"bf16\"\n");
+    let path = dir.path().join("bf16.toml");
+    std::fs::write(&path, config).unwrap();
+    let run = dir.path().join("run");
+    let output = ghast()
+        .args(["train", "--generations", "2", "--device", "cpu", "--config"])
+        .arg(&path)
+        .arg("--run")
+        .arg(&run)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("a copy of the network on cpu in bf16"),
+        "{stderr}"
+    );
+    assert!(!files(&run.join("models"), "gen-0002").is_empty());
+    assert!(!files(&run.join("shards"), "shard-").is_empty());
+}
+
 /// `--device sim`: self-play runs through the inference server on a simulated accelerator
 /// (the trainer on the CPU), and the run trains to its checkpoints as on a real device.
 #[test]

@@ -1,5 +1,6 @@
 //! Throughput of the network's forward pass, for `ghast bench nn`.
 
+use crate::InferencePrecision;
 use crate::host_batch::HostBatch;
 use crate::host_batch::ILLEGAL_LOGIT;
 use crate::model::Network;
@@ -21,7 +22,8 @@ pub struct NetBench {
     pub parameters: usize,
     /// From [`NetConfig::flops`] on the benchmark's grid.
     pub flops_per_eval: u64,
-    /// By device name (`cpu`, `cuda:0`).
+    /// By device name (`cpu`, `cuda:0`), followed by the precision where one was asked for
+    /// (`cpu bf16`).
     pub devices: BTreeMap<String, DeviceBench>,
 }
 
@@ -34,28 +36,36 @@ pub fn available_devices() -> Vec<Device> {
     devices
 }
 
-/// Benchmarks `config` on every device in `devices`; see [`bench_forward`].
+/// Benchmarks `config` on every device in `devices` at each of `precisions`; see
+/// [`bench_forward`].
 pub fn bench_net(
     config: &NetConfig,
     shape: PlaneShape,
     devices: &[Device],
+    precisions: &[InferencePrecision],
     batch_sizes: &[usize],
     budget: Duration,
 ) -> NetBench {
+    let mut benches = BTreeMap::new();
+    for &device in devices {
+        for &precision in precisions {
+            let name = match precision {
+                InferencePrecision::Auto => crate::device_name(device),
+                _ => format!("{} {}", crate::device_name(device), precision.name()),
+            };
+            let kind = precision.kind_on(device);
+            benches.insert(
+                name,
+                bench_forward(config, shape, device, kind, batch_sizes, budget),
+            );
+        }
+    }
     NetBench {
         blocks: config.blocks,
         channels: config.channels,
         parameters: parameter_count(config),
         flops_per_eval: config.flops(shape),
-        devices: devices
-            .iter()
-            .map(|&device| {
-                (
-                    crate::device_name(device),
-                    bench_forward(config, shape, device, batch_sizes, budget),
-                )
-            })
-            .collect(),
+        devices: benches,
     }
 }
 
@@ -70,24 +80,20 @@ pub struct DeviceBench {
     pub precision: String,
 }
 
-/// Measures evaluations per second of a freshly initialised `config` net at each batch size,
-/// timing each for about `budget` after one untimed pass.
+/// Measures evaluations per second of a freshly initialised `config` net in `kind` at each
+/// batch size, timing each for about `budget` after one untimed pass.
 ///
 /// A pass is what search pays: random planes copied from the host, the forward pass under
-/// `no_grad` (bf16 on CUDA), policy and WDL softmax, and the results copied back to the host.
-/// Encoding positions is not included.
+/// `no_grad`, policy and WDL softmax, and the results copied back to the host. Encoding
+/// positions is not included.
 pub fn bench_forward(
     config: &NetConfig,
     shape: PlaneShape,
     device: Device,
+    kind: Kind,
     batch_sizes: &[usize],
     budget: Duration,
 ) -> DeviceBench {
-    let kind = if device.is_cuda() {
-        Kind::BFloat16
-    } else {
-        Kind::Float
-    };
     let mut network = Network::new(config.clone(), device);
     network.to(device, kind);
     network.fold_batch_norm();

@@ -1,5 +1,6 @@
 //! Mixed-precision training: the forward pass under libtorch's autocast in bf16, as PyTorch's
-//! `torch.autocast(device_type, dtype=torch.bfloat16)` and KataGo's `-use-bf16` run it.
+//! `torch.autocast(device_type, dtype=torch.bfloat16)` and KataGo's `-use-bf16` run it; and the
+//! type inference passes run in ([`InferencePrecision`]), where the whole folded net is cast.
 //!
 //! Autocast runs the matrix work (convolutions, linear layers) in bf16 and keeps what needs the
 //! range in f32 (softmax, the losses, batch norm's statistics); the weights stay f32, so the
@@ -11,7 +12,7 @@
 //! API, bound below by their (Itanium ABI) names; both enums they take are `int8_t`-based.
 
 use serde::{Deserialize, Serialize};
-use tch::Device;
+use tch::{Device, Kind};
 
 /// The type a training step's forward pass computes in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,6 +44,55 @@ impl std::str::FromStr for Precision {
             "fp32" => Ok(Precision::Fp32),
             "bf16" => Ok(Precision::Bf16),
             _ => Err(format!("`{text}`: expected fp32 or bf16")),
+        }
+    }
+}
+
+/// The type a network's inference passes (search's evaluations) compute in. Batch norm is
+/// folded into the convolutions first, so a bf16 pass is bf16 throughout, its softmaxes and
+/// outputs read back in f32.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InferencePrecision {
+    /// bf16 on CUDA, f32 on a CPU: the choice every run and bot made before this switch.
+    #[default]
+    Auto,
+    /// f32 on every device.
+    Fp32,
+    /// bf16 on every device: on a CPU with bf16 matrix units (Intel's AMX, from Sapphire
+    /// Rapids on) oneDNN runs the convolutions on them; on other CPUs it runs, slower than
+    /// f32 (`ghast bench nn --precision fp32,bf16` tells which a machine is).
+    Bf16,
+}
+
+impl InferencePrecision {
+    /// The tensor kind the weights and inputs take on `device`.
+    pub fn kind_on(self, device: Device) -> Kind {
+        match self {
+            InferencePrecision::Auto if device.is_cuda() => Kind::BFloat16,
+            InferencePrecision::Auto | InferencePrecision::Fp32 => Kind::Float,
+            InferencePrecision::Bf16 => Kind::BFloat16,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            InferencePrecision::Auto => "auto",
+            InferencePrecision::Fp32 => "fp32",
+            InferencePrecision::Bf16 => "bf16",
+        }
+    }
+}
+
+impl std::str::FromStr for InferencePrecision {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "auto" => Ok(InferencePrecision::Auto),
+            "fp32" => Ok(InferencePrecision::Fp32),
+            "bf16" => Ok(InferencePrecision::Bf16),
+            _ => Err(format!("`{text}`: expected auto, fp32 or bf16")),
         }
     }
 }
@@ -177,6 +227,22 @@ mod tests {
         });
         assert!(result.is_err());
         assert!(!autocast_is_on(device));
+    }
+
+    #[test]
+    fn inference_runs_in_bf16_on_cuda_by_default_and_where_asked() {
+        use InferencePrecision::*;
+        assert_eq!(Auto.kind_on(Device::Cpu), Kind::Float);
+        assert_eq!(Auto.kind_on(Device::Cuda(0)), Kind::BFloat16);
+        assert_eq!(Fp32.kind_on(Device::Cuda(0)), Kind::Float);
+        assert_eq!(Bf16.kind_on(Device::Cpu), Kind::BFloat16);
+        for precision in [Auto, Fp32, Bf16] {
+            assert_eq!(
+                precision.name().parse::<InferencePrecision>(),
+                Ok(precision)
+            );
+        }
+        assert!("f32".parse::<InferencePrecision>().is_err());
     }
 
     #[test]

@@ -66,3 +66,40 @@ fn a_net_for_another_game_is_refused() {
         NetEvaluator::<Toy>::new(network, &options(4, 4), EvaluatorSettings::on(Device::Cpu));
     assert!(matches!(result, Err(NetError::GameMismatch { .. })));
 }
+
+/// `inference_precision = "bf16"` on a CPU: the same net evaluated in bf16 gives what f32
+/// gives to bf16's precision (three significant digits), and not to the bit, so bf16 ran.
+#[test]
+fn bf16_inference_on_the_cpu_agrees_with_f32_to_its_precision() {
+    let network = tiny_network();
+    let in_precision = |precision, network| {
+        let settings = EvaluatorSettings {
+            max_batch: 8,
+            precision,
+            ..EvaluatorSettings::on(Device::Cpu)
+        };
+        NetEvaluator::<Toy>::new(network, &options(4, 4), settings).unwrap()
+    };
+    let mut f32_evaluator = in_precision(nn::InferencePrecision::Fp32, network.duplicate());
+    let mut bf16_evaluator = in_precision(nn::InferencePrecision::Bf16, network);
+    let positions = random_positions(&options(4, 4), 8, 4);
+    let mut largest_difference = 0.0f32;
+    for (f32_eval, bf16_eval) in evaluate(&mut f32_evaluator, &positions)
+        .iter()
+        .zip(&evaluate(&mut bf16_evaluator, &positions))
+    {
+        assert!((f32_eval.value - bf16_eval.value).abs() < 0.02);
+        assert!((f32_eval.lead - bf16_eval.lead).abs() < 0.05);
+        let total: f32 = bf16_eval.policy.iter().sum();
+        assert!((total - 1.0).abs() < 1e-3, "bf16 policy mass {total}");
+        for (a, b) in f32_eval.policy.iter().zip(&bf16_eval.policy) {
+            assert!((a - b).abs() < 0.01, "policy {a} in f32, {b} in bf16");
+            largest_difference = largest_difference.max((a - b).abs());
+        }
+        largest_difference = largest_difference.max((f32_eval.value - bf16_eval.value).abs());
+    }
+    assert!(
+        largest_difference > 0.0,
+        "bf16 gave f32's results to the bit"
+    );
+}

@@ -111,7 +111,8 @@ impl<G: Planes> Bundle<G> {
         Ok(match runtime {
             #[cfg(feature = "torch")]
             Runtime::Torch(device) => {
-                NetEvaluator::on_choice(device, self.network, options, max_batch)?
+                let precision = nn::InferencePrecision::Auto;
+                NetEvaluator::on_choice(device, self.network, options, max_batch, precision)?
             }
             Runtime::Onnx => {
                 if !self.source.is_dir() {

@@ -236,6 +236,11 @@ pub struct NetworkConfig {
     /// may differ. `ghast train --init-from` finds the checkpoint in a run or a bot bundle.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init_from: Option<std::path::PathBuf>,
+    /// The type self-play's and reanalyse's network passes compute in: `auto` (bf16 on CUDA,
+    /// f32 on a CPU), `fp32` or `bf16` (on a CPU with AMX, oneDNN's bf16 convolutions).
+    /// Training's own type is `[training] precision`.
+    #[serde(default)]
+    pub inference_precision: nn::InferencePrecision,
 }
 
 impl NetworkConfig {
@@ -336,6 +341,27 @@ mod tests {
         assert!(refused("sizes = [4, 3]\nsize_shares = [1.0]\n").contains("1 shares for 2 sizes"));
         assert!(refused("sizes = [4, 3]\nsize_shares = [1.0, 0.0]\n").contains("size_shares[1]"));
         assert!(refused("sizes = [4, 4]\n").contains("4 is listed twice"));
+    }
+
+    #[test]
+    fn inference_precision_reads_each_type_and_refuses_others_by_name() {
+        let network = |extra: &str| {
+            RunConfig::<ghast::GhastOptions>::parse(&format!(
+                "[game]\nsize = 4\n[network]\npreset = \"tiny\"\n{extra}"
+            ))
+        };
+        let precision = |extra: &str| network(extra).unwrap().network.inference_precision;
+        assert_eq!(precision(""), nn::InferencePrecision::Auto);
+        assert_eq!(
+            precision("inference_precision = \"bf16\""),
+            nn::InferencePrecision::Bf16
+        );
+        assert_eq!(
+            precision("inference_precision = \"fp32\""),
+            nn::InferencePrecision::Fp32
+        );
+        let refused = network("inference_precision = \"fp16\"").unwrap_err();
+        assert!(refused.contains("fp16"), "{refused}");
     }
 
     #[test]

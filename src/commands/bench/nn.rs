@@ -27,6 +27,11 @@ pub struct Args {
     /// Batch sizes to time, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "1,16,64,256")]
     batch: Vec<usize>,
+    /// The types to time each net in, comma-separated: auto (bf16 on CUDA, f32 on a CPU), fp32
+    /// or bf16. `--precision fp32,bf16` tells whether this CPU has bf16 units (AMX) that make
+    /// `[network] inference_precision = "bf16"` pay.
+    #[arg(long, value_delimiter = ',', default_value = "auto")]
+    precision: Vec<nn::InferencePrecision>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -58,7 +63,14 @@ fn measure<G: Planes>(args: &Args) -> anyhow::Result<()> {
             let config = NetConfig::sized(size, planes.channels, layout);
             (
                 size.to_string(),
-                bench_net(&config, planes, &devices, &args.batch, args.seconds),
+                bench_net(
+                    &config,
+                    planes,
+                    &devices,
+                    &args.precision,
+                    &args.batch,
+                    args.seconds,
+                ),
             )
         })
         .collect();

@@ -54,6 +54,10 @@ pub struct Args {
     /// unless `sim:A_MS,B_US` says otherwise) at no CPU cost, behind the inference server.
     #[arg(long, default_value = "auto")]
     device: nn::DeviceChoice,
+    /// The type the network's passes compute in, instead of the config's `[network]
+    /// inference_precision`: auto (bf16 on CUDA, f32 on a CPU), fp32 or bf16.
+    #[arg(long)]
+    precision: Option<nn::InferencePrecision>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -135,14 +139,23 @@ fn measure<G: Planes>(args: &Args, text: &str) -> anyhow::Result<()> {
         selfplay.cheap_visits = visits;
         selfplay.full_search_probability = 1.0;
     }
-    let report = train::bench::selfplay::<G>(&options, net, selfplay, args.device, args.seconds)?;
+    let precision = args.precision.unwrap_or(config.network.inference_precision);
+    let report = train::bench::selfplay::<G>(
+        &options,
+        net,
+        selfplay,
+        args.device,
+        precision,
+        args.seconds,
+    )?;
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
         println!(
-            "{} net on {} ({}), {} worker(s) x {} games in flight, {} batch(es) in flight each (mean batch {:.1}): self-play {:.0} evals/s, bare forward {:.0} evals/s, loop efficiency {:.2}; device busy {:.2} of the time; {:.2} cores used ({:.1} CPU-s); {} games finished ({:.3} games/s, {}); peak memory {}",
+            "{} net on {} in {} ({}), {} worker(s) x {} games in flight, {} batch(es) in flight each (mean batch {:.1}): self-play {:.0} evals/s, bare forward {:.0} evals/s, loop efficiency {:.2}; device busy {:.2} of the time; {:.2} cores used ({:.1} CPU-s); {} games finished ({:.3} games/s, {}); peak memory {}",
             report.net,
             report.device,
+            report.precision,
             report.inference,
             report.workers,
             report.games_in_flight,

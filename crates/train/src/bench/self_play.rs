@@ -9,7 +9,8 @@ use super::{cpu_time, peak_memory_mib};
 use game::{DeviceError, Planes};
 use mcts::{Inline, PipelinedEvaluator};
 use nn::{
-    DeviceChoice, EvaluatorSettings, InferenceServer, NetConfig, NetEvaluator, NetSize, Network,
+    DeviceChoice, EvaluatorSettings, InferencePrecision, InferenceServer, NetConfig, NetEvaluator,
+    NetSize, Network,
 };
 use selfplay::{SelfplayConfig, Worker};
 use serde::Serialize;
@@ -21,6 +22,8 @@ pub struct SelfplayBench {
     pub net: String,
     /// Where the network ran: `cpu`, `cuda:N` or a simulated accelerator, `sim:A_MS,B_US`.
     pub device: String,
+    /// The type the network's passes computed in: `f32` or `bf16` (none on a simulated device).
+    pub precision: &'static str,
     /// `per-thread`: each self-play thread with its own network copy, and a thread of bare
     /// forward passes at its batch size beside each; `server`: all threads sharing one
     /// inference server, against one thread of bare forward passes at the server's mean batch.
@@ -68,6 +71,7 @@ pub fn selfplay<G: Planes>(
     size: NetSize,
     selfplay: SelfplayConfig,
     device: DeviceChoice,
+    precision: InferencePrecision,
     budget: Duration,
 ) -> anyhow::Result<SelfplayBench> {
     let workers = selfplay.workers.max(1);
@@ -85,7 +89,7 @@ pub fn selfplay<G: Planes>(
             tch::manual_seed(0);
             let network = Network::new(config.clone(), Device::Cpu);
             let max_batch = selfplay.served_batch(workers);
-            NetEvaluator::<G>::on_choice(device, network, options, max_batch)
+            NetEvaluator::<G>::on_choice(device, network, options, max_batch, precision)
                 .map(InferenceServer::start)
         })
         .transpose()?;
@@ -108,6 +112,7 @@ pub fn selfplay<G: Planes>(
                         None => {
                             let settings = EvaluatorSettings {
                                 max_batch: selfplay.games_in_flight.next_power_of_two(),
+                                precision,
                                 ..EvaluatorSettings::on(Device::Cpu)
                             };
                             let network = Network::new(config, Device::Cpu);
@@ -142,8 +147,9 @@ pub fn selfplay<G: Planes>(
                 }
                 device => {
                     let device = device.torch_device();
-                    nn::bench::bench_forward(&config, shape, device, &[batch], budget).evals_per_sec
-                        [&batch]
+                    let kind = precision.kind_on(device);
+                    nn::bench::bench_forward(&config, shape, device, kind, &[batch], budget)
+                        .evals_per_sec[&batch]
                 }
             };
             let busy = server.device_time().as_secs_f64() / elapsed;
@@ -164,6 +170,7 @@ pub fn selfplay<G: Planes>(
                                 &config,
                                 shape,
                                 Device::Cpu,
+                                precision.kind_on(Device::Cpu),
                                 &[games_in_flight],
                                 budget,
                             );
@@ -190,6 +197,13 @@ pub fn selfplay<G: Planes>(
     Ok(SelfplayBench {
         net: size.to_string(),
         device: device_name,
+        precision: match device {
+            DeviceChoice::Simulated(_) => "none",
+            device => match precision.kind_on(device.torch_device()) {
+                tch::Kind::BFloat16 => "bf16",
+                _ => "f32",
+            },
+        },
         inference: if server.is_some() {
             "server"
         } else {

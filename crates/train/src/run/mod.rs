@@ -251,7 +251,13 @@ impl<'a, G: Planes> Process<'a, G> {
                 .uses_server(device.is_accelerator())
         {
             let max_batch = config.selfplay.served_batch(workers);
-            let served = ServedNetwork::<G>::start(run, &config.game, device, max_batch)?;
+            let served = ServedNetwork::<G>::start(
+                run,
+                &config.game,
+                device,
+                config.network.inference_precision,
+                max_batch,
+            )?;
             tracing::info!(
                 "self-play threads share one network through an inference server on {}, {} batches in flight each",
                 served.device_name(),
@@ -261,6 +267,24 @@ impl<'a, G: Planes> Process<'a, G> {
         } else {
             None
         };
+        // Without a server each self-play thread (and the reanalyse thread) runs a copy of the
+        // network of its own, on the device asked for.
+        let own_copy = nn::EvaluatorSettings {
+            precision: config.network.inference_precision,
+            ..nn::EvaluatorSettings::on(device.torch_device())
+        };
+        if served.is_none() && workers > 0 {
+            let kind = own_copy.precision.kind_on(own_copy.device);
+            tracing::info!(
+                "self-play threads each run a copy of the network on {} in {}",
+                nn::device_name(own_copy.device),
+                if kind == tch::Kind::BFloat16 {
+                    "bf16"
+                } else {
+                    "f32"
+                }
+            );
+        }
         // Seeds differ per worker, per process and per resume, so no two threads anywhere
         // play the same games.
         let seed_base = config.run.seed ^ step ^ (u64::from(writer_id) << 40);
@@ -300,14 +324,16 @@ impl<'a, G: Planes> Process<'a, G> {
                             shared,
                             senders,
                             served,
+                            own_copy,
                         )
                     })
                 })
                 .collect();
             drop(senders);
             let reanalyse = reanalysis.map(|Reanalysis { mut thread, writer }| {
-                // Seeded as one more self-play thread.
+                // Seeded as one more self-play thread, its network run as theirs.
                 thread.seed = seed_base ^ ((workers as u64) << 32);
+                thread.own_copy = own_copy;
                 let (sender, receiver) = mpsc::channel();
                 let served = served.as_ref();
                 (
@@ -551,6 +577,7 @@ fn reanalysis<G: Planes>(
         options: config.game.clone(),
         origin: own,
         config: config.selfplay.clone(),
+        own_copy: nn::EvaluatorSettings::default(),
         window: Window::new(shards()?, config.window, origins.to_vec()),
         seed: 0,
     };

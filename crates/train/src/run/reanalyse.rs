@@ -38,6 +38,8 @@ pub struct ReanalyseLoop<G: Planes> {
     pub options: G::Options,
     pub origin: ShardOrigin,
     pub config: SelfplayConfig,
+    /// How its own copy of the network runs, where there is no inference server.
+    pub own_copy: EvaluatorSettings,
     pub window: Window<Box<dyn ShardStore>>,
     pub seed: u64,
 }
@@ -58,14 +60,14 @@ impl<G: Planes> ReanalyseLoop<G> {
             }),
             None => {
                 let options = self.options.clone();
+                let own_copy = self.own_copy;
                 self.reanalyse(shared, records, |current| {
                     let latest = run.latest_generation()?;
                     if latest.is_none() || latest == current {
                         return Ok(None);
                     }
                     let (generation, network) = load_latest::<G>(run)?;
-                    let evaluator =
-                        NetEvaluator::<G>::new(network, &options, EvaluatorSettings::default())?;
+                    let evaluator = NetEvaluator::<G>::new(network, &options, own_copy)?;
                     Ok(Some((generation, evaluator)))
                 })
             }

@@ -7,7 +7,10 @@ use crate::RunDir;
 use anyhow::Result;
 use game::Planes;
 use mcts::{CachedEvaluator, Inline, PipelinedEvaluator};
-use nn::{DeviceChoice, EvaluatorSettings, InferenceServer, NetEvaluator, Network, ServerClient};
+use nn::{
+    DeviceChoice, EvaluatorSettings, InferencePrecision, InferenceServer, NetEvaluator, Network,
+    ServerClient,
+};
 use replay::GameRecord;
 use selfplay::{Boards, SelfplayConfig, StartPositions, Worker};
 use std::sync::Arc;
@@ -25,16 +28,17 @@ pub struct ServedNetwork<G> {
 }
 
 impl<G: Planes> ServedNetwork<G> {
-    /// Serves the generation `latest` names on `device`, in forward passes of up to
-    /// `max_batch` positions (a simulated device answers from the positions alone).
+    /// Serves the generation `latest` names on `device` in `precision`, in forward passes of
+    /// up to `max_batch` positions (a simulated device answers from the positions alone).
     pub fn start(
         run: &RunDir,
         options: &G::Options,
         device: DeviceChoice,
+        precision: InferencePrecision,
         max_batch: usize,
     ) -> Result<Self> {
         let (generation, network) = load_latest::<G>(run)?;
-        let evaluator = NetEvaluator::on_choice(device, network, options, max_batch)?;
+        let evaluator = NetEvaluator::on_choice(device, network, options, max_batch, precision)?;
         Ok(ServedNetwork {
             server: InferenceServer::start(evaluator),
             generation: AtomicU64::new(generation),
@@ -95,6 +99,8 @@ pub struct Games<'a, G: Planes> {
     pub starts: &'a Arc<StartPositions>,
 }
 
+/// Plays `games` until the run stops, through `served` where the process runs an inference
+/// server, else with a copy of the newest network of its own, run as `own_copy` says.
 pub fn run_worker<G: Planes>(
     run: &RunDir,
     games: Games<'_, G>,
@@ -102,6 +108,7 @@ pub fn run_worker<G: Planes>(
     shared: &Shared,
     records: Vec<Sender<GameRecord>>,
     served: Option<&ServedNetwork<G>>,
+    own_copy: EvaluatorSettings,
 ) -> Result<()> {
     let Games {
         boards,
@@ -132,8 +139,7 @@ pub fn run_worker<G: Planes>(
                 .with_boards(boards.clone())
                 .with_start_positions(starts.clone());
             let evaluator = |network| -> Result<_> {
-                let evaluator =
-                    NetEvaluator::<G>::new(network, options, EvaluatorSettings::default())?;
+                let evaluator = NetEvaluator::<G>::new(network, options, own_copy)?;
                 Ok(Inline::new(evaluator))
             };
             let (generation, network) = load_latest::<G>(run)?;
