@@ -40,11 +40,10 @@ impl std::str::FromStr for Precision {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
-        match text {
-            "fp32" => Ok(Precision::Fp32),
-            "bf16" => Ok(Precision::Bf16),
-            _ => Err(format!("`{text}`: expected fp32 or bf16")),
-        }
+        [Precision::Fp32, Precision::Bf16]
+            .into_iter()
+            .find(|precision| precision.name() == text)
+            .ok_or_else(|| format!("`{text}`: expected fp32 or bf16"))
     }
 }
 
@@ -75,6 +74,14 @@ impl InferencePrecision {
         }
     }
 
+    /// What the passes on `device` compute in, as logs and reports name it: `bf16` or `f32`.
+    pub fn type_name_on(self, device: Device) -> &'static str {
+        match self.kind_on(device) {
+            Kind::BFloat16 => "bf16",
+            _ => "f32",
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             InferencePrecision::Auto => "auto",
@@ -88,12 +95,11 @@ impl std::str::FromStr for InferencePrecision {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
-        match text {
-            "auto" => Ok(InferencePrecision::Auto),
-            "fp32" => Ok(InferencePrecision::Fp32),
-            "bf16" => Ok(InferencePrecision::Bf16),
-            _ => Err(format!("`{text}`: expected auto, fp32 or bf16")),
-        }
+        use InferencePrecision::*;
+        [Auto, Fp32, Bf16]
+            .into_iter()
+            .find(|precision| precision.name() == text)
+            .ok_or_else(|| format!("`{text}`: expected auto, fp32 or bf16"))
     }
 }
 

@@ -199,10 +199,7 @@ pub fn selfplay<G: Planes>(
         device: device_name,
         precision: match device {
             DeviceChoice::Simulated(_) => "none",
-            device => match precision.kind_on(device.torch_device()) {
-                tch::Kind::BFloat16 => "bf16",
-                _ => "f32",
-            },
+            device => precision.type_name_on(device.torch_device()),
         },
         inference: if server.is_some() {
             "server"

@@ -274,15 +274,10 @@ impl<'a, G: Planes> Process<'a, G> {
             ..nn::EvaluatorSettings::on(device.torch_device())
         };
         if served.is_none() && workers > 0 {
-            let kind = own_copy.precision.kind_on(own_copy.device);
             tracing::info!(
                 "self-play threads each run a copy of the network on {} in {}",
                 nn::device_name(own_copy.device),
-                if kind == tch::Kind::BFloat16 {
-                    "bf16"
-                } else {
-                    "f32"
-                }
+                own_copy.precision.type_name_on(own_copy.device)
             );
         }
         // Seeds differ per worker, per process and per resume, so no two threads anywhere
@@ -331,13 +326,12 @@ impl<'a, G: Planes> Process<'a, G> {
                 .collect();
             drop(senders);
             let reanalyse = reanalysis.map(|Reanalysis { mut thread, writer }| {
-                // Seeded as one more self-play thread, its network run as theirs.
+                // Seeded as one more self-play thread.
                 thread.seed = seed_base ^ ((workers as u64) << 32);
-                thread.own_copy = own_copy;
                 let (sender, receiver) = mpsc::channel();
                 let served = served.as_ref();
                 (
-                    scope.spawn(move || thread.run(run, shared, sender, served)),
+                    scope.spawn(move || thread.run(run, shared, sender, served, own_copy)),
                     scope.spawn(move || writer.run(receiver, shared)),
                 )
             });
@@ -577,7 +571,6 @@ fn reanalysis<G: Planes>(
         options: config.game.clone(),
         origin: own,
         config: config.selfplay.clone(),
-        own_copy: nn::EvaluatorSettings::default(),
         window: Window::new(shards()?, config.window, origins.to_vec()),
         seed: 0,
     };

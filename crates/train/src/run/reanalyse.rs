@@ -38,21 +38,20 @@ pub struct ReanalyseLoop<G: Planes> {
     pub options: G::Options,
     pub origin: ShardOrigin,
     pub config: SelfplayConfig,
-    /// How its own copy of the network runs, where there is no inference server.
-    pub own_copy: EvaluatorSettings,
     pub window: Window<Box<dyn ShardStore>>,
     pub seed: u64,
 }
 
 impl<G: Planes> ReanalyseLoop<G> {
     /// Reanalyses until the run stops, through the inference server where self-play uses one,
-    /// otherwise through a copy of the newest network of its own.
+    /// otherwise through a copy of the newest network of its own, run as `own_copy` says.
     pub fn run(
         self,
         run: &RunDir,
         shared: &Shared,
         records: Sender<GameRecord>,
         served: Option<&ServedNetwork<G>>,
+        own_copy: EvaluatorSettings,
     ) -> Result<()> {
         match served {
             Some(served) => self.reanalyse(shared, records, |current| {
@@ -60,7 +59,6 @@ impl<G: Planes> ReanalyseLoop<G> {
             }),
             None => {
                 let options = self.options.clone();
-                let own_copy = self.own_copy;
                 self.reanalyse(shared, records, |current| {
                     let latest = run.latest_generation()?;
                     if latest.is_none() || latest == current {
