@@ -34,6 +34,13 @@ pub struct TrainerConfig {
     /// game's end (KataGo's final score). Where the score is material that changes hands all
     /// game (Ghost Chess), a horizon makes the lead say what a move wins or loses soon.
     pub lead_horizon: u32,
+    /// The share of the value (win/draw/loss) target taken from the search at the position
+    /// (its root value, as a win/loss split) instead of the game's result: the average of
+    /// AlphaZero's `z` and `q` that small-compute replications found learns faster, since a
+    /// game's result blames every move for the one that lost it. 0 (the default): the result
+    /// alone. A reanalysed game carries the newer network's root values, so this share of its
+    /// value targets is refreshed too.
+    pub search_value_share: f64,
     /// Weights averaged over recent steps (KataGo's SWA): every `every_steps` steps the
     /// average moves toward the trained weights, `average = decay * average + (1 - decay) *
     /// weights`, and each generation self-play, the evaluation and the exported bot play is
@@ -94,6 +101,7 @@ impl Default for TrainerConfig {
             steps_per_generation: 200,
             policy_surprise_weight: 0.0,
             lead_horizon: 0,
+            search_value_share: 0.0,
             weight_average: WeightAverage::default(),
             precision: nn::Precision::Fp32,
             loss_weights: nn::LossWeights::default(),
@@ -110,6 +118,7 @@ impl TrainerConfig {
         bounds::positive("samples_per_new_position", self.samples_per_new_position)?;
         bounds::fraction("momentum", self.momentum)?;
         bounds::fraction("policy_surprise_weight", self.policy_surprise_weight)?;
+        bounds::fraction("search_value_share", self.search_value_share)?;
         bounds::non_negative("weight_decay", self.weight_decay)?;
         bounds::below_one("weight_average.decay", self.weight_average.decay)?;
         bounds::at_least_one(

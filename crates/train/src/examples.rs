@@ -16,6 +16,9 @@ pub struct Example<G> {
     pub policy: Vec<(usize, f32)>,
     /// Index of the final result in a win/draw/loss triple.
     pub wdl_index: usize,
+    /// The search's value of the position (its root value, in [-1, 1]), which
+    /// `[training] search_value_share` mixes into the value target.
+    pub search_value: f32,
     /// The mover's score minus the opponent's: at the game's end, or `lead_horizon` moves
     /// after the position (see [`example_at`]).
     pub lead: f32,
@@ -62,17 +65,17 @@ pub fn example_at<G: Planes>(
                     (action, weight as f32 / total.max(1) as f32)
                 })
                 .collect();
-            example = Some((game.clone(), policy));
+            example = Some((game.clone(), policy, played.root_value.clamp(-1.0, 1.0)));
         }
         game.apply(action);
-        if let Some((position, _)) = &example
+        if let Some((position, ..)) = &example
             && lead_horizon > 0
             && index + 1 == move_index + lead_horizon
         {
             lead = Some(game.score_lead(position.to_move()));
         }
     }
-    let (position, policy) = example.ok_or_else(|| {
+    let (position, policy, search_value) = example.ok_or_else(|| {
         format!(
             "move {} is past the end of a {}-move game",
             move_index + 1,
@@ -84,6 +87,7 @@ pub fn example_at<G: Planes>(
     game.ownership(mover, &mut ownership);
     Ok(Example {
         wdl_index: record.outcome.wdl_index_for(mover),
+        search_value,
         lead: lead.unwrap_or_else(|| game.score_lead(mover)),
         position,
         policy,
@@ -158,5 +162,31 @@ mod tests {
             changes > 0,
             "the horizon's lead differs from the final one somewhere"
         );
+    }
+
+    /// An example's search value is the root value recorded with its move, clamped to [-1, 1]
+    /// (a search that adds a score term to its values may stray past them).
+    #[test]
+    fn the_search_value_is_the_root_value_of_the_positions_move() {
+        let options = RawOptions {
+            size: 3,
+            win_margin: 30,
+            ..RawOptions::default()
+        }
+        .validate()
+        .unwrap();
+        let (mut record, _) = first_moves(&options);
+        for (index, played) in record.moves.iter_mut().enumerate() {
+            played.root_value = index as f32 * 0.5 - 1.5;
+        }
+        let value = |index| {
+            example_at::<Ghast>(&options, &record, index, 0, 0)
+                .unwrap()
+                .search_value
+        };
+        assert!(record.moves.len() > 6, "{} moves", record.moves.len());
+        assert_eq!(value(0), -1.0, "-1.5 clamped");
+        assert_eq!(value(2), -0.5);
+        assert_eq!(value(6), 1.0, "1.5 clamped");
     }
 }

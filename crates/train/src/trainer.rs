@@ -174,7 +174,12 @@ impl<G: Planes> Trainer<G> {
                 // after the next part has encoded over the batch's buffers (on the CPU the
                 // borrowed tensors would read those, and a mix of sizes learnt garbage).
                 let inputs = self.host.inputs(device, Kind::Float).to_owned();
-                let targets = targets(part, positions[0], device);
+                let targets = targets(
+                    part,
+                    positions[0],
+                    self.config.search_value_share as f32,
+                    device,
+                );
                 let output = nn::autocast(self.config.precision, device, || {
                     self.network.forward_t(&inputs, true)
                 });
@@ -300,8 +305,14 @@ fn options_of<'a, G: Planes>(
         .as_ref()
 }
 
-/// The target tensors of a batch, on `device`.
-fn targets<G: Planes>(examples: &[&Example<G>], first: &G, device: tch::Device) -> Targets {
+/// The target tensors of a batch, on `device`. The value target is the game's result, with
+/// `search_value_share` of it the search's value split between win and loss.
+fn targets<G: Planes>(
+    examples: &[&Example<G>],
+    first: &G,
+    search_value_share: f32,
+    device: tch::Device,
+) -> Targets {
     let n = examples.len();
     let actions = first.num_actions();
     let shape = first.plane_shape();
@@ -313,7 +324,10 @@ fn targets<G: Planes>(examples: &[&Example<G>], first: &G, device: tch::Device) 
         for &(action, probability) in &example.policy {
             policy[row * actions + action] = probability;
         }
-        wdl[row * 3 + example.wdl_index] = 1.0;
+        let value = &mut wdl[row * 3..row * 3 + 3];
+        value[example.wdl_index] = 1.0 - search_value_share;
+        value[0] += search_value_share * (1.0 + example.search_value) / 2.0;
+        value[2] += search_value_share * (1.0 - example.search_value) / 2.0;
         lead.push(example.lead);
         ownership.extend_from_slice(&example.ownership);
     }
@@ -370,9 +384,35 @@ mod tests {
         Example {
             policy: vec![(legal[0], 1.0)],
             wdl_index: 0,
+            search_value: 0.0,
             lead: 1.0,
             ownership: vec![0.5; start.plane_shape().cells()],
             position: start,
+        }
+    }
+
+    /// `search_value_share` moves that share of the value target from the game's result to
+    /// the search's value, split between win and loss; at 0 the result stays one-hot.
+    #[test]
+    fn the_value_target_mixes_the_result_with_the_search_value_by_its_share() {
+        let options = ghast::RawOptions {
+            size: 3,
+            ..ghast::RawOptions::default()
+        }
+        .validate()
+        .unwrap();
+        let mut lost = first_move_example(&options);
+        lost.wdl_index = 2;
+        lost.search_value = 0.6;
+        let start = Ghast::new(&options);
+        let wdl = |share: f32| {
+            let targets = targets(&[&lost], &start, share, tch::Device::Cpu);
+            Vec::<f32>::try_from(targets.wdl.view([-1])).unwrap()
+        };
+        assert_eq!(wdl(0.0), [0.0, 0.0, 1.0]);
+        let mixed = wdl(0.5);
+        for (got, expected) in mixed.iter().zip([0.4, 0.0, 0.6]) {
+            assert!((got - expected).abs() < 1e-6, "{mixed:?}");
         }
     }
 
