@@ -3,6 +3,17 @@
 mod common;
 
 use common::ghast;
+use std::process::Output;
+
+/// The JSON report of a bench that must have succeeded.
+fn json_of(output: &Output) -> serde_json::Value {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        panic!("the report is not JSON ({error}): {stdout}")
+    })
+}
 
 #[test]
 fn unbounded_or_nonsense_durations_are_bad_input() {
@@ -46,9 +57,7 @@ fn network_and_self_play_benches_time_each_precision_asked() {
         ],
         "",
     );
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report = json_of(&output);
     let devices = &report["nets"]["2x16"]["devices"];
     assert_eq!(devices["cpu fp32"]["precision"], "Float", "{report}");
     assert_eq!(devices["cpu bf16"]["precision"], "BFloat16", "{report}");
@@ -68,9 +77,7 @@ fn network_and_self_play_benches_time_each_precision_asked() {
         ],
         "",
     );
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report = json_of(&output);
     assert_eq!(report["precision"], "bf16", "{report}");
     assert!(report["selfplay_evals_per_sec"].as_f64().unwrap() > 0.0);
 
@@ -99,7 +106,7 @@ fn benches_measure_ghodak() {
         ],
         "",
     );
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report = json_of(&output);
     assert!(report["moves_per_sec"].as_f64().unwrap() > 0.0, "{report}");
 
     let output = ghast(
@@ -118,9 +125,7 @@ fn benches_measure_ghodak() {
         ],
         "",
     );
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report = json_of(&output);
     assert!(
         report["selfplay_evals_per_sec"].as_f64().unwrap() > 0.0,
         "{report}"
@@ -170,9 +175,7 @@ fn bench_learning_trains_and_rates_a_ghodak_bot() {
         "0.1",
     ];
     let output = ghast(&[&trained[..], &rating[..]].concat(), "");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report = json_of(&output);
     let matches = report["matches"].as_array().unwrap();
     assert_eq!(matches.len(), 2, "the bundle's visits and 4: {report}");
     for row in matches {
@@ -413,9 +416,7 @@ fn bench_selfplay_on_a_simulated_device_reports_the_device_and_the_cores() {
             ],
             "",
         );
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(output.status.success(), "{stderr}");
-        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let report = json_of(&output);
         assert_eq!(report["device"], "sim:0.2,1", "{report}");
         assert_eq!(report["inference"], "server", "{report}");
         assert_eq!(report["batches_in_flight"].to_string(), batches, "{report}");
@@ -480,9 +481,7 @@ fn the_analysis_bench_reports_one_at_a_time_beside_all_in_flight() {
         ],
         "",
     );
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report = json_of(&output);
     assert_eq!(report["game"], "ghodak");
     assert_eq!(report["queries"], 4);
     assert_eq!(report["visits"], 8);
@@ -537,9 +536,7 @@ fn bench_train_steps_each_precision_on_a_runs_games() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("--device sim"));
 
     let output = bench(&["--device", "cpu", "--steps", "10", "--json"]);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
-    let reports: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let reports = json_of(&output);
     let reports = reports.as_array().unwrap();
     let precisions: Vec<_> = reports.iter().map(|r| r["precision"].clone()).collect();
     assert_eq!(precisions, ["fp32", "bf16"], "{reports:?}");

@@ -29,31 +29,67 @@ fn files(dir: &Path, prefix: &str) -> Vec<PathBuf> {
     found
 }
 
+/// The repository's `config` (configs/tiny.toml and the like) with `edit` applied, written into
+/// `dir` as `name`. The edit must change the text: a table renamed in the config would
+/// otherwise leave a test training the config unedited and passing for the wrong reason.
+fn edited_config(
+    dir: &Path,
+    config: &str,
+    name: &str,
+    edit: impl FnOnce(&str) -> String,
+) -> PathBuf {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(config)).unwrap();
+    let edited = edit(&text);
+    assert_ne!(
+        edited, text,
+        "the edit of {config} into {name} changed nothing"
+    );
+    let path = dir.join(name);
+    std::fs::write(&path, edited).unwrap();
+    path
+}
+
+/// What a `ghast train` that succeeded printed.
+struct Printed {
+    stdout: String,
+    stderr: String,
+}
+
+/// `ghast train ARGS --run RUN`, which must succeed.
+fn train_ok(run: &Path, args: &[&str]) -> Printed {
+    let output = ghast()
+        .arg("train")
+        .args(args)
+        .arg("--run")
+        .arg(run)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{stderr}");
+    Printed {
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr,
+    }
+}
+
+/// A path as the `&str` argument `train_ok` takes (the tests' temporary folders are UTF-8).
+fn arg(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
 /// `--generations 2` stops the run at generation 2 though its config gives it a minute: a
 /// flag overrides the config's limits, whichever kind they are.
 #[test]
 fn a_tiny_run_writes_generations_shards_and_curves() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");
-    let tiny = std::fs::read_to_string("configs/tiny.toml").unwrap();
-    assert!(
-        tiny.contains("\nminutes = 0.0"),
-        "configs/tiny.toml sets no time limit"
+    let config = edited_config(
+        dir.path(),
+        "configs/tiny.toml",
+        "tiny-for-a-minute.toml",
+        |tiny| tiny.replace("\nminutes = 0.0", "\nminutes = 1.0"),
     );
-    let config = dir.path().join("tiny-for-a-minute.toml");
-    std::fs::write(&config, tiny.replace("\nminutes = 0.0", "\nminutes = 1.0")).unwrap();
-    let output = ghast()
-        .args(["train", "--generations", "2", "--config"])
-        .arg(&config)
-        .arg("--run")
-        .arg(&run)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    train_ok(&run, &["--generations", "2", "--config", arg(&config)]);
     let models = files(&run.join("models"), "gen-");
     // Generations 0 to 2 with their sidecars, and no more however fast the trainer is.
     assert_eq!(
@@ -178,24 +214,10 @@ fn a_killed_run_resumes_with_nothing_lost() {
 fn a_checkpoint_cut_off_between_weights_and_sidecar_is_trained_again() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");
-    let train = |generations: &str, resume: bool| {
-        let mut command = ghast();
-        command.args([
-            "train",
-            "--config",
-            "configs/tiny.toml",
-            "--generations",
-            generations,
-        ]);
-        if resume {
-            command.arg("--resume");
-        }
-        let output = command.arg("--run").arg(&run).output().unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-        assert!(output.status.success(), "{stderr}");
-        stderr
-    };
-    train("2", false);
+    train_ok(
+        &run,
+        &["--config", "configs/tiny.toml", "--generations", "2"],
+    );
     let models = run.join("models");
     let newest: u64 = files(&models, "gen-")
         .iter()
@@ -214,7 +236,15 @@ fn a_checkpoint_cut_off_between_weights_and_sidecar_is_trained_again() {
     std::fs::remove_file(sidecar(newest)).unwrap();
     std::fs::write(models.join("latest"), format!("{}\n", newest - 1)).unwrap();
 
-    let stderr = train(&(newest + 1).to_string(), true);
+    let generations = (newest + 1).to_string();
+    let resume = [
+        "--config",
+        "configs/tiny.toml",
+        "--generations",
+        generations.as_str(),
+        "--resume",
+    ];
+    let stderr = train_ok(&run, &resume).stderr;
     assert!(
         stderr.contains(&format!("resuming at generation {}", newest - 1)),
         "{stderr}"
@@ -255,6 +285,9 @@ fn a_second_start_in_the_same_folder_is_refused_and_bad_configs_are_named() {
     let zero_visits = tiny.replace("cheap_visits = 4", "cheap_visits = 0");
     assert_ne!(zero_visits, tiny, "configs/tiny.toml sets cheap_visits = 4");
     assert_config_refused(dir.path(), &zero_visits, "cheap_visits");
+    let overshare = tiny.replace("[training]\n", "[training]\nsearch_value_share = 1.5\n");
+    assert_ne!(overshare, tiny, "configs/tiny.toml has a [training] table");
+    assert_config_refused(dir.path(), &overshare, "search_value_share");
 
     let run = dir.path().join("run");
     std::fs::create_dir_all(&run).unwrap();
@@ -272,30 +305,17 @@ fn a_second_start_in_the_same_folder_is_refused_and_bad_configs_are_named() {
 #[test]
 fn old_generations_are_thinned_to_every_nth_and_the_newest() {
     let dir = tempfile::tempdir().unwrap();
-    let tiny = std::fs::read_to_string("configs/tiny.toml").unwrap();
-    let thinning = tiny
-        .replace(
+    let config = edited_config(dir.path(), "configs/tiny.toml", "thinning.toml", |tiny| {
+        tiny.replace(
             "generations = 2\n",
             "generations = 9\nkeep_every_generation = 4\nkeep_newest_generations = 2\n",
         )
         .replace("steps_per_generation = 10", "steps_per_generation = 3")
         .replace("every_generations = 1", "every_generations = 0")
-        .replace("gating = true", "gating = false");
-    let config = dir.path().join("thinning.toml");
-    std::fs::write(&config, &thinning).unwrap();
+        .replace("gating = true", "gating = false")
+    });
     let run = dir.path().join("run");
-    let output = ghast()
-        .args(["train", "--config"])
-        .arg(&config)
-        .arg("--run")
-        .arg(&run)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    train_ok(&run, &["--config", arg(&config)]);
     let generation = |path: &PathBuf| -> u64 {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         name["gen-".len().."gen-0000".len()].parse().unwrap()
@@ -325,16 +345,7 @@ fn old_generations_are_thinned_to_every_nth_and_the_newest() {
 fn a_ghodak_config_trains_and_exports_a_ghodak_bot() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");
-    let output = ghast()
-        .args(["train", "--config", "configs/ghodak-tiny.toml", "--run"])
-        .arg(&run)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    train_ok(&run, &["--config", "configs/ghodak-tiny.toml"]);
     assert!(files(&run.join("models"), "gen-0002").len() == 2);
     let bot = std::fs::read_to_string(run.join("bot/bot.toml")).unwrap();
     assert!(bot.contains("game = \"ghodak\""), "{bot}");
@@ -398,25 +409,14 @@ fn a_ghodak_config_trains_and_exports_a_ghodak_bot() {
 #[test]
 fn self_play_threads_can_share_one_network_through_an_inference_server() {
     let dir = tempfile::tempdir().unwrap();
-    let config =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/tiny.toml"))
-            .unwrap()
-            .replace(
-                "[selfplay]\n",
-                "[selfplay]\nworkers = 3\ninference = \"server\"\n",
-            );
-    let path = dir.path().join("server.toml");
-    std::fs::write(&path, config).unwrap();
+    let config = edited_config(dir.path(), "configs/tiny.toml", "server.toml", |tiny| {
+        tiny.replace(
+            "[selfplay]\n",
+            "[selfplay]\nworkers = 3\ninference = \"server\"\n",
+        )
+    });
     let run = dir.path().join("run");
-    let output = ghast()
-        .args(["train", "--generations", "3", "--config"])
-        .arg(&path)
-        .arg("--run")
-        .arg(&run)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
+    let stderr = train_ok(&run, &["--generations", "3", "--config", arg(&config)]).stderr;
     assert!(
         stderr.contains("share one network through an inference server"),
         "{stderr}"
@@ -439,23 +439,23 @@ fn self_play_threads_can_share_one_network_through_an_inference_server() {
 #[test]
 fn a_run_plays_and_trains_in_bf16_on_the_cpu() {
     let dir = tempfile::tempdir().unwrap();
-    let config =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/tiny.toml"))
-            .unwrap()
-            .replace("[network]\n", "[network]\ninference_precision = \"bf16\"\n")
-            .replace("[training]\n", "[training]\nprecision = \"bf16\"\n");
-    let path = dir.path().join("bf16.toml");
-    std::fs::write(&path, config).unwrap();
+    let config = edited_config(dir.path(), "configs/tiny.toml", "bf16.toml", |tiny| {
+        tiny.replace("[network]\n", "[network]\ninference_precision = \"bf16\"\n")
+            .replace("[training]\n", "[training]\nprecision = \"bf16\"\n")
+    });
     let run = dir.path().join("run");
-    let output = ghast()
-        .args(["train", "--generations", "2", "--device", "cpu", "--config"])
-        .arg(&path)
-        .arg("--run")
-        .arg(&run)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
+    let stderr = train_ok(
+        &run,
+        &[
+            "--generations",
+            "2",
+            "--device",
+            "cpu",
+            "--config",
+            arg(&config),
+        ],
+    )
+    .stderr;
     assert!(
         stderr.contains("a copy of the network on cpu in bf16"),
         "{stderr}"
@@ -515,34 +515,16 @@ fn a_run_on_a_simulated_device_trains_to_a_checkpoint() {
 #[test]
 fn averaged_weights_are_played_and_the_trained_ones_kept_for_resuming() {
     let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("averaged.toml");
-    let tiny =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/tiny.toml"))
-            .unwrap();
-    std::fs::write(
-        &config,
-        format!("{tiny}\n[training.weight_average]\ndecay = 0.5\nevery_steps = 1\n"),
-    )
-    .unwrap();
+    let config = edited_config(dir.path(), "configs/tiny.toml", "averaged.toml", |tiny| {
+        format!("{tiny}\n[training.weight_average]\ndecay = 0.5\nevery_steps = 1\n")
+    });
     let run = dir.path().join("run");
-    let train = |args: &[&str]| {
-        let output = ghast().args(args).arg("--run").arg(&run).output().unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-        assert!(output.status.success(), "{stderr}");
-        stderr
-    };
-    train(&[
-        "train",
-        "--config",
-        config.to_str().unwrap(),
-        "--generations",
-        "2",
-    ]);
+    train_ok(&run, &["--config", arg(&config), "--generations", "2"]);
     let models = run.join("models");
     let played = std::fs::read(models.join("gen-0002.safetensors")).unwrap();
     let trained = std::fs::read(models.join("trainer-0002.safetensors")).unwrap();
     assert_ne!(played, trained, "the average is not the trained weights");
-    let stderr = train(&["train", "--resume", "--generations", "3"]);
+    let stderr = train_ok(&run, &["--resume", "--generations", "3"]).stderr;
     assert!(stderr.contains("resuming at generation 2"), "{stderr}");
     assert!(models.join("trainer-0003.safetensors").is_file());
 }
@@ -563,29 +545,13 @@ fn tensors(path: &Path) -> std::collections::BTreeMap<String, tch::Tensor> {
 fn a_run_starts_warm_from_another_board_sizes_run_or_bundle() {
     let dir = tempfile::tempdir().unwrap();
     let small = dir.path().join("small");
-    let output = ghast()
-        .args([
-            "train",
-            "--config",
-            "configs/tiny.toml",
-            "--generations",
-            "1",
-        ])
-        .arg("--run")
-        .arg(&small)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    train_ok(
+        &small,
+        &["--config", "configs/tiny.toml", "--generations", "1"],
     );
-    let tiny =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/tiny.toml"))
-            .unwrap();
-    assert!(tiny.contains("\nsize = 3\n"));
-    let bigger = dir.path().join("size4.toml");
-    std::fs::write(&bigger, tiny.replace("\nsize = 3\n", "\nsize = 4\n")).unwrap();
+    let bigger = edited_config(dir.path(), "configs/tiny.toml", "size4.toml", |tiny| {
+        tiny.replace("\nsize = 3\n", "\nsize = 4\n")
+    });
     let source = small.join("models/gen-0001.safetensors");
 
     for (from, expected) in [
@@ -596,17 +562,18 @@ fn a_run_starts_warm_from_another_board_sizes_run_or_bundle() {
             "warm-{}",
             from.file_name().unwrap().to_string_lossy()
         ));
-        let output = ghast()
-            .args(["train", "--config"])
-            .arg(&bigger)
-            .args(["--generations", "1", "--init-from"])
-            .arg(&from)
-            .arg("--run")
-            .arg(&run)
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(output.status.success(), "{stderr}");
+        let stderr = train_ok(
+            &run,
+            &[
+                "--config",
+                arg(&bigger),
+                "--generations",
+                "1",
+                "--init-from",
+                arg(&from),
+            ],
+        )
+        .stderr;
         assert!(
             stderr.contains(&format!("with the weights of {}", expected.display())),
             "{stderr}"
@@ -652,12 +619,9 @@ fn a_run_starts_warm_from_another_board_sizes_run_or_bundle() {
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
         assert!(!run.exists(), "no run folder made: {stderr}");
     };
-    let wider = dir.path().join("wider.toml");
-    std::fs::write(
-        &wider,
-        tiny.replace("preset = \"tiny\"", "preset = \"small\""),
-    )
-    .unwrap();
+    let wider = edited_config(dir.path(), "configs/tiny.toml", "wider.toml", |tiny| {
+        tiny.replace("preset = \"tiny\"", "preset = \"small\"")
+    });
     refused(&wider, &small, "not the architecture of [network] (6x64)");
     refused(
         Path::new("configs/ghodak-tiny.toml"),
@@ -690,33 +654,22 @@ fn self_play_starts_from_the_positions_of_a_folder_of_records() {
     ] {
         std::fs::write(records.join(name), text).unwrap();
     }
-    let tiny = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/ghodak-tiny.toml"),
-    )
-    .unwrap();
-    let config = dir.path().join("starts.toml");
-    let with_starts = |folder: &Path| {
-        tiny.replace(
-            "[selfplay]\n",
-            &format!(
-                "[selfplay]\nstart_positions = \"{}\"\nstart_position_share = 1.0\n",
-                folder.display()
-            ),
-        )
-    };
-    std::fs::write(&config, with_starts(&records)).unwrap();
-    let train = |run: &str| {
-        ghast()
-            .args(["train", "--config"])
-            .arg(&config)
-            .args(["--generations", "1", "--run"])
-            .arg(dir.path().join(run))
-            .output()
-            .unwrap()
-    };
-    let output = train("run");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
+    let config = edited_config(
+        dir.path(),
+        "configs/ghodak-tiny.toml",
+        "starts.toml",
+        |tiny| {
+            tiny.replace(
+                "[selfplay]\n",
+                &format!(
+                    "[selfplay]\nstart_positions = \"{}\"\nstart_position_share = 1.0\n",
+                    records.display()
+                ),
+            )
+        },
+    );
+    let flags = ["--config", arg(&config), "--generations", "1"];
+    let stderr = train_ok(&dir.path().join("run"), &flags).stderr;
     assert!(
         stderr.contains(&format!(
             "100% of the games start from positions of 1 records in {} (2 SGF records of other set-ups left out)",
@@ -726,7 +679,13 @@ fn self_play_starts_from_the_positions_of_a_folder_of_records() {
     );
 
     std::fs::write(records.join("bad.sgf"), "(;GM[1]SZ[5];B[cc];W[zz])").unwrap();
-    let output = train("refused");
+    let output = ghast()
+        .arg("train")
+        .args(flags)
+        .arg("--run")
+        .arg(dir.path().join("refused"))
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success(), "{stderr}");
     assert!(
@@ -753,15 +712,7 @@ fn a_run_mixes_board_sizes_in_self_play_and_training() {
     let config = dir.path().join("mixed.toml");
     std::fs::write(&config, mixed).unwrap();
     let run = dir.path().join("run");
-    let output = ghast()
-        .args(["train", "--config"])
-        .arg(&config)
-        .args(["--generations", "2", "--run"])
-        .arg(&run)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
+    let stderr = train_ok(&run, &["--config", arg(&config), "--generations", "2"]).stderr;
     assert!(run.join("models/gen-0002.safetensors").exists(), "{stderr}");
     assert!(
         !stderr.contains("skipping"),
@@ -799,25 +750,15 @@ fn a_run_reanalyses_old_games_with_a_newer_network() {
         &tiny.replace("[selfplay]\n", "[selfplay]\nreanalyse_share = 1.5\n"),
         "reanalyse_share",
     );
-    let config = dir.path().join("reanalyse.toml");
-    std::fs::write(
-        &config,
-        tiny.replace("[selfplay]\n", "[selfplay]\nreanalyse_share = 1.0\n"),
-    )
-    .unwrap();
+    let config = edited_config(dir.path(), "configs/tiny.toml", "reanalyse.toml", |tiny| {
+        tiny.replace("[selfplay]\n", "[selfplay]\nreanalyse_share = 1.0\n")
+    });
     let run = dir.path().join("run");
-    let output = ghast()
-        .args(["train", "--config"])
-        .arg(&config)
-        .args(["--minutes", "0.25", "--run"])
-        .arg(&run)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
+    let Printed { stdout, stderr } =
+        train_ok(&run, &["--config", arg(&config), "--minutes", "0.25"]);
     assert!(stderr.contains("reanalyse thread"), "{stderr}");
     assert!(
-        String::from_utf8_lossy(&output.stdout).contains(" reanalysed by this process"),
+        stdout.contains(" reanalysed by this process"),
         "the summary counts the reanalysed games"
     );
 

@@ -372,36 +372,22 @@ impl<'a, G: Planes> Process<'a, G> {
                 std::thread::sleep(Duration::from_millis(250));
             }
             shared.stop.store(true, Ordering::Relaxed);
-            let mut result = Ok(());
-            for handle in self_play {
-                result = result.and(handle.join().expect("a self-play thread panicked"));
-            }
-            for writer in writers {
-                result = result.and(writer.join().expect("the shard writer panicked"));
-            }
+            // Every thread is joined before the first error among them is the run's.
+            let mut threads = Vec::new();
+            threads.extend(self_play.into_iter().map(|h| ("a self-play thread", h)));
+            threads.extend(writers.into_iter().map(|h| ("the shard writer", h)));
             if let Some((thread, writer)) = reanalyse {
-                result = result.and(thread.join().expect("the reanalyse thread panicked"));
-                result = result.and(
-                    writer
-                        .join()
-                        .expect("the reanalysed games' writer panicked"),
-                );
+                threads.push(("the reanalyse thread", thread));
+                threads.push(("the reanalysed games' writer", writer));
             }
-            if let Some(matches) = matches {
-                result = result.and(matches.join().expect("the evaluation thread panicked"));
-            }
-            if let Some(trainer) = trainer {
-                result = result.and(trainer.join().expect("the trainer panicked"));
-            }
-            if let Some(follow) = follow {
-                result = result.and(
-                    follow
-                        .join()
-                        .expect("the inference server's loader panicked"),
-                );
-            }
-            if let Some(pull) = pull {
-                result = result.and(pull.join().expect("the model download panicked"));
+            threads.extend(matches.map(|h| ("the evaluation thread", h)));
+            threads.extend(trainer.map(|h| ("the trainer", h)));
+            threads.extend(follow.map(|h| ("the inference server's loader", h)));
+            threads.extend(pull.map(|h| ("the model download", h)));
+            let mut result = Ok(());
+            for (name, handle) in threads {
+                let joined = handle.join().unwrap_or_else(|_| panic!("{name} panicked"));
+                result = result.and(joined);
             }
             if let Some(publish) = publish {
                 // The last generation, and the evaluation's last verdict, reach the store too.
