@@ -125,17 +125,22 @@ mod tests {
         (record, positions)
     }
 
-    /// The lead target is the mover's score lead `lead_horizon` moves on, or at the end when
-    /// the horizon is 0 or runs past it.
-    #[test]
-    fn the_lead_is_read_at_the_horizon_or_at_the_end() {
-        let options = RawOptions {
+    /// A size-3 board whose margin no one reaches, so that its games run to the end.
+    fn unwinnable_small_board() -> ghast::GhastOptions {
+        RawOptions {
             size: 3,
             win_margin: 30,
             ..RawOptions::default()
         }
         .validate()
-        .unwrap();
+        .unwrap()
+    }
+
+    /// The lead target is the mover's score lead `lead_horizon` moves on, or at the end when
+    /// the horizon is 0 or runs past it.
+    #[test]
+    fn the_lead_is_read_at_the_horizon_or_at_the_end() {
+        let options = unwinnable_small_board();
         let (record, positions) = first_moves(&options);
         let last = positions.len() - 1;
         assert!(last > 6, "a game of {last} moves");
@@ -168,13 +173,7 @@ mod tests {
     /// (a search that adds a score term to its values may stray past them).
     #[test]
     fn the_search_value_is_the_root_value_of_the_positions_move() {
-        let options = RawOptions {
-            size: 3,
-            win_margin: 30,
-            ..RawOptions::default()
-        }
-        .validate()
-        .unwrap();
+        let options = unwinnable_small_board();
         let (mut record, _) = first_moves(&options);
         for (index, played) in record.moves.iter_mut().enumerate() {
             played.root_value = index as f32 * 0.5 - 1.5;
