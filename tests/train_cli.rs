@@ -460,6 +460,10 @@ fn a_run_plays_and_trains_in_bf16_on_the_cpu() {
         stderr.contains("a copy of the network on cpu in bf16"),
         "{stderr}"
     );
+    assert!(
+        stderr.contains("training steps compute in bf16"),
+        "{stderr}"
+    );
     assert!(!files(&run.join("models"), "gen-0002").is_empty());
     assert!(!files(&run.join("shards"), "shard-").is_empty());
 }

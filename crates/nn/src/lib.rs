@@ -48,7 +48,7 @@ pub use losses::{LossValues, LossWeights, Losses, Targets, losses};
 #[cfg(feature = "torch")]
 pub use model::Network;
 #[cfg(feature = "torch")]
-pub use precision::{InferencePrecision, Precision, autocast, autocast_is_on};
+pub use precision::{InferencePrecision, Precision, autocast, autocast_is_on, bf16_is_fast_on};
 pub use server::{InferenceServer, ServerClient};
 pub use sidecar::{Activation, NetConfig, NetSize, Preset};
 pub use simulated::SimulatedDevice;

@@ -25,6 +25,10 @@ pub enum Precision {
     /// Fast where the device has bf16 units (a GPU from Ampere on, recent Xeons); on other
     /// CPUs it runs, slower than f32.
     Bf16,
+    /// bf16 where the device computes it faster than f32 ([`bf16_is_fast_on`]), f32
+    /// elsewhere: one config that trains at its best on a GPU, a Xeon with AMX and any other
+    /// CPU.
+    Fast,
 }
 
 impl Precision {
@@ -32,6 +36,16 @@ impl Precision {
         match self {
             Precision::Fp32 => "fp32",
             Precision::Bf16 => "bf16",
+            Precision::Fast => "fast",
+        }
+    }
+
+    /// `fp32` or `bf16`: what a step on `device` computes in.
+    pub fn resolved_on(self, device: Device) -> Precision {
+        match self {
+            Precision::Fast if bf16_is_fast_on(device) => Precision::Bf16,
+            Precision::Fast => Precision::Fp32,
+            exact => exact,
         }
     }
 }
@@ -40,10 +54,10 @@ impl std::str::FromStr for Precision {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
-        [Precision::Fp32, Precision::Bf16]
+        [Precision::Fp32, Precision::Bf16, Precision::Fast]
             .into_iter()
             .find(|precision| precision.name() == text)
-            .ok_or_else(|| format!("`{text}`: expected fp32 or bf16"))
+            .ok_or_else(|| format!("`{text}`: expected fp32, bf16 or fast"))
     }
 }
 
@@ -62,6 +76,10 @@ pub enum InferencePrecision {
     /// Rapids on) oneDNN runs the convolutions on them; on other CPUs it runs, slower than
     /// f32 (`ghast bench nn --precision fp32,bf16` tells which a machine is).
     Bf16,
+    /// bf16 where the device computes it faster than f32 ([`bf16_is_fast_on`]: CUDA, or a
+    /// CPU with AMX), f32 elsewhere. Unlike `auto`, a CPU's choice depends on the CPU, so
+    /// bots, whose games should not, keep `auto`.
+    Fast,
 }
 
 impl InferencePrecision {
@@ -69,7 +87,10 @@ impl InferencePrecision {
     pub fn kind_on(self, device: Device) -> Kind {
         match self {
             InferencePrecision::Auto if device.is_cuda() => Kind::BFloat16,
-            InferencePrecision::Auto | InferencePrecision::Fp32 => Kind::Float,
+            InferencePrecision::Fast if bf16_is_fast_on(device) => Kind::BFloat16,
+            InferencePrecision::Auto | InferencePrecision::Fp32 | InferencePrecision::Fast => {
+                Kind::Float
+            }
             InferencePrecision::Bf16 => Kind::BFloat16,
         }
     }
@@ -87,6 +108,7 @@ impl InferencePrecision {
             InferencePrecision::Auto => "auto",
             InferencePrecision::Fp32 => "fp32",
             InferencePrecision::Bf16 => "bf16",
+            InferencePrecision::Fast => "fast",
         }
     }
 }
@@ -96,10 +118,35 @@ impl std::str::FromStr for InferencePrecision {
 
     fn from_str(text: &str) -> Result<Self, String> {
         use InferencePrecision::*;
-        [Auto, Fp32, Bf16]
+        [Auto, Fp32, Bf16, Fast]
             .into_iter()
             .find(|precision| precision.name() == text)
-            .ok_or_else(|| format!("`{text}`: expected auto, fp32 or bf16"))
+            .ok_or_else(|| format!("`{text}`: expected auto, fp32, bf16 or fast"))
+    }
+}
+
+/// Whether `device` runs bf16 convolutions faster than f32: a CUDA GPU, or a CPU with AMX's
+/// bf16 tiles, which libtorch's oneDNN uses (Xeon from Sapphire Rapids on: 1.3x self-play's
+/// evaluations and 1.65x the training steps on Go's 4 x 32 net, BENCHMARKS.md). Other CPUs,
+/// AVX-512's bf16 instructions included, are not counted: on those bf16 is not measured to pay.
+pub fn bf16_is_fast_on(device: Device) -> bool {
+    device.is_cuda() || cpu_has_amx_bf16()
+}
+
+/// CPUID leaf 7, sub-leaf 0, EDX bit 22 (AMX-BF16). `is_x86_feature_detected!("amx-bf16")`
+/// is not stable in this Rust.
+fn cpu_has_amx_bf16() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{__cpuid, __cpuid_count};
+        const AMX_BF16: u32 = 1 << 22;
+        // SAFETY: CPUID exists on every x86_64 CPU; leaf 7 is read only where leaf 0 says it
+        // is there.
+        unsafe { __cpuid(0).eax >= 7 && __cpuid_count(7, 0).edx & AMX_BF16 != 0 }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
 
@@ -123,8 +170,8 @@ unsafe extern "C" {
 /// Runs `f` (a forward pass on `device`) in `precision`: under autocast in bf16, or as it is in
 /// f32. Autocast is per thread; it is restored as it was when `f` returns or panics.
 pub fn autocast<T>(precision: Precision, device: Device, f: impl FnOnce() -> T) -> T {
-    match precision {
-        Precision::Fp32 => f(),
+    match precision.resolved_on(device) {
+        Precision::Fp32 | Precision::Fast => f(),
         Precision::Bf16 => {
             let _autocast = Autocast::enter(device, SCALAR_TYPE_BFLOAT16);
             f()
@@ -242,7 +289,14 @@ mod tests {
         assert_eq!(Auto.kind_on(Device::Cuda(0)), Kind::BFloat16);
         assert_eq!(Fp32.kind_on(Device::Cuda(0)), Kind::Float);
         assert_eq!(Bf16.kind_on(Device::Cpu), Kind::BFloat16);
-        for precision in [Auto, Fp32, Bf16] {
+        assert_eq!(Fast.kind_on(Device::Cuda(0)), Kind::BFloat16);
+        let on_this_cpu = if cpu_has_amx_bf16() {
+            Kind::BFloat16
+        } else {
+            Kind::Float
+        };
+        assert_eq!(Fast.kind_on(Device::Cpu), on_this_cpu);
+        for precision in [Auto, Fp32, Bf16, Fast] {
             assert_eq!(
                 precision.name().parse::<InferencePrecision>(),
                 Ok(precision)
@@ -251,11 +305,31 @@ mod tests {
         assert!("f32".parse::<InferencePrecision>().is_err());
     }
 
+    /// The kernel lists `amx_bf16` among a CPU's flags when CPUID says it is there.
+    #[test]
+    #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+    fn amx_is_read_as_the_kernel_reads_it() {
+        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").expect("/proc/cpuinfo");
+        let flags = cpuinfo
+            .lines()
+            .find(|line| line.starts_with("flags"))
+            .expect("a flags line in /proc/cpuinfo");
+        let listed = flags.split_whitespace().any(|flag| flag == "amx_bf16");
+        assert_eq!(cpu_has_amx_bf16(), listed, "{flags}");
+    }
+
     #[test]
     fn precision_names_parse_back() {
-        for precision in [Precision::Fp32, Precision::Bf16] {
+        for precision in [Precision::Fp32, Precision::Bf16, Precision::Fast] {
             assert_eq!(precision.name().parse::<Precision>(), Ok(precision));
         }
+        assert_eq!(
+            Precision::Fast.resolved_on(Device::Cuda(0)),
+            Precision::Bf16
+        );
+        assert_eq!(Precision::Bf16.resolved_on(Device::Cpu), Precision::Bf16);
+        let on_this_cpu = Precision::Fast.resolved_on(Device::Cpu);
+        assert_eq!(on_this_cpu == Precision::Bf16, cpu_has_amx_bf16());
         assert!("fp16".parse::<Precision>().is_err());
     }
 }

@@ -55,7 +55,8 @@ pub struct Args {
     #[arg(long, default_value = "auto")]
     device: nn::DeviceChoice,
     /// The type the network's passes compute in, instead of the config's `[network]
-    /// inference_precision`: auto (bf16 on CUDA, f32 on a CPU), fp32 or bf16.
+    /// inference_precision`: auto (bf16 on CUDA, f32 on a CPU), fp32, bf16 or fast (bf16 on
+    /// CUDA and on a CPU with AMX).
     #[arg(long)]
     precision: Option<nn::InferencePrecision>,
 }

@@ -104,7 +104,7 @@ pub fn training<G: Planes>(
     let tenth = (total as usize / 10).max(1);
     let seconds = (sampling + learning).as_secs_f64();
     Ok(TrainingBench {
-        precision: precision.name(),
+        precision: precision.resolved_on(device).name(),
         device: nn::device_name(device),
         net: config
             .network

@@ -280,6 +280,14 @@ impl<'a, G: Planes> Process<'a, G> {
                 own_copy.precision.type_name_on(own_copy.device)
             );
         }
+        if trains {
+            let precision = config.training.precision;
+            tracing::info!(
+                "training steps compute in {} ([training] precision = \"{}\")",
+                precision.resolved_on(device.torch_device()).name(),
+                precision.name()
+            );
+        }
         // Seeds differ per worker, per process and per resume, so no two threads anywhere
         // play the same games.
         let seed_base = config.run.seed ^ step ^ (u64::from(writer_id) << 40);
