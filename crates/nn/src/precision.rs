@@ -140,9 +140,8 @@ fn cpu_has_amx_bf16() -> bool {
     {
         use std::arch::x86_64::{__cpuid, __cpuid_count};
         const AMX_BF16: u32 = 1 << 22;
-        // SAFETY: CPUID exists on every x86_64 CPU; leaf 7 is read only where leaf 0 says it
-        // is there.
-        unsafe { __cpuid(0).eax >= 7 && __cpuid_count(7, 0).edx & AMX_BF16 != 0 }
+        // Leaf 7 is read only where leaf 0 says it is there.
+        __cpuid(0).eax >= 7 && __cpuid_count(7, 0).edx & AMX_BF16 != 0
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
