@@ -133,20 +133,24 @@ pub fn bf16_is_fast_on(device: Device) -> bool {
     device.is_cuda() || cpu_has_amx_bf16()
 }
 
-/// CPUID leaf 7, sub-leaf 0, EDX bit 22 (AMX-BF16). `is_x86_feature_detected!("amx-bf16")`
-/// is not stable in this Rust.
+/// CPUID leaf 7, sub-leaf 0, EDX bit 22 (AMX-BF16), read once: under a hypervisor each CPUID
+/// is a trap, and [`autocast`] asks at every training step. `is_x86_feature_detected!
+/// ("amx-bf16")` is not stable in this Rust.
 fn cpu_has_amx_bf16() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{__cpuid, __cpuid_count};
-        const AMX_BF16: u32 = 1 << 22;
-        // Leaf 7 is read only where leaf 0 says it is there.
-        __cpuid(0).eax >= 7 && __cpuid_count(7, 0).edx & AMX_BF16 != 0
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    static HAS_AMX_BF16: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *HAS_AMX_BF16.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{__cpuid, __cpuid_count};
+            const AMX_BF16: u32 = 1 << 22;
+            // Leaf 7 is read only where leaf 0 says it is there.
+            __cpuid(0).eax >= 7 && __cpuid_count(7, 0).edx & AMX_BF16 != 0
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    })
 }
 
 /// `c10::DeviceType`'s values for the two devices autocast is set for here.
@@ -169,12 +173,11 @@ unsafe extern "C" {
 /// Runs `f` (a forward pass on `device`) in `precision`: under autocast in bf16, or as it is in
 /// f32. Autocast is per thread; it is restored as it was when `f` returns or panics.
 pub fn autocast<T>(precision: Precision, device: Device, f: impl FnOnce() -> T) -> T {
-    match precision.resolved_on(device) {
-        Precision::Fp32 | Precision::Fast => f(),
-        Precision::Bf16 => {
-            let _autocast = Autocast::enter(device, SCALAR_TYPE_BFLOAT16);
-            f()
-        }
+    if precision.resolved_on(device) == Precision::Bf16 {
+        let _autocast = Autocast::enter(device, SCALAR_TYPE_BFLOAT16);
+        f()
+    } else {
+        f()
     }
 }
 
