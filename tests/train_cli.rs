@@ -514,8 +514,9 @@ fn a_run_on_a_simulated_device_trains_to_a_checkpoint() {
     );
 }
 
-/// With averaged weights, each generation holds the average and the trained weights are kept
-/// beside it (they differ once training has moved them); a resumed run goes on from both.
+/// With averaged weights, each generation holds the average, its batch-norm statistics
+/// measured again, and the trained weights are kept beside it (they differ once training has
+/// moved them); a resumed run goes on from both.
 #[test]
 fn averaged_weights_are_played_and_the_trained_ones_kept_for_resuming() {
     let dir = tempfile::tempdir().unwrap();
@@ -523,7 +524,11 @@ fn averaged_weights_are_played_and_the_trained_ones_kept_for_resuming() {
         format!("{tiny}\n[training.weight_average]\ndecay = 0.5\nevery_steps = 1\n")
     });
     let run = dir.path().join("run");
-    train_ok(&run, &["--config", arg(&config), "--generations", "2"]);
+    let stderr = train_ok(&run, &["--config", arg(&config), "--generations", "2"]).stderr;
+    assert!(
+        stderr.contains("generation 2: the averaged weights' batch-norm statistics measured on"),
+        "{stderr}"
+    );
     let models = run.join("models");
     let played = std::fs::read(models.join("gen-0002.safetensors")).unwrap();
     let trained = std::fs::read(models.join("trainer-0002.safetensors")).unwrap();

@@ -266,3 +266,68 @@ fn averaging_weights_moves_every_variable_by_its_share_of_the_gap() {
     assert!(moved > 0);
     assert!(first.var_store().variables()["stem.conv.weight"].equal(&a["stem.conv.weight"]));
 }
+
+/// Measured batch-norm statistics are those of the net they were measured on (what averaged
+/// weights need before they play): the stem's running mean and variance are its convolution's
+/// over the batches together, inference on a batch measured alone gives what a training pass
+/// (the batch's own statistics) gives, and measuring again changes nothing, so the statistics
+/// there before leave no trace.
+#[test]
+fn measured_batch_norm_statistics_are_the_batches_statistics() {
+    let (first, second) = (tiny_network(), tiny_network());
+    let mut averaged = first.duplicate();
+    averaged.average_toward(&second, 0.5);
+    let (big, small) = (
+        random_positions(&options(4, 4), 64, 5),
+        random_positions(&options(4, 4), 32, 6),
+    );
+    let largest_difference = |a: &Tensor, b: &Tensor| (a - b).abs().max().double_value(&[]);
+
+    averaged.measure_batch_norm(&[inputs(&big), inputs(&small)]);
+    let variables = averaged.var_store().variables();
+    let planes = Tensor::cat(&[inputs(&big).planes, inputs(&small).planes], 0);
+    let stem = planes.conv2d(
+        &variables["stem.conv.weight"],
+        None::<Tensor>,
+        [1, 1],
+        [1, 1],
+        [1, 1],
+        1,
+    );
+    let mean = stem.mean_dim([0, 2, 3].as_slice(), false, Kind::Float);
+    let difference = largest_difference(&variables["stem.norm.running_mean"], &mean);
+    assert!(difference < 1e-5, "the stem's mean is off by {difference}");
+    let variance = |t: &Tensor| t.var_dim([0, 2, 3].as_slice(), true, false);
+    let (big_rows, small_rows) = (64.0, 32.0);
+    let split = stem.split_with_sizes([64, 32], 0);
+    let expected = (variance(&split[0]) * big_rows + variance(&split[1]) * small_rows)
+        / (big_rows + small_rows);
+    let difference = largest_difference(&variables["stem.norm.running_var"], &expected);
+    assert!(
+        difference < 1e-4,
+        "the stem's variance is off by {difference}"
+    );
+
+    let big = inputs(&big);
+    let unmeasured = second.forward_t(&big, false);
+    let training = second.forward_t(&big, true);
+    let mut measured = second.duplicate();
+    measured.measure_batch_norm(std::slice::from_ref(&big));
+    let statistics = measured.var_store().variables();
+    let inference = measured.forward_t(&big, false);
+    let before = largest_difference(&unmeasured.wdl_logits, &training.wdl_logits);
+    let after = largest_difference(&inference.wdl_logits, &training.wdl_logits);
+    // Not 0: a training pass normalises by the batch's biased variance, the running variance
+    // is unbiased (1,024 cells a channel, a thousandth apart), and that compounds layer by layer.
+    assert!(
+        after < 2e-2 && before > 100.0 * after,
+        "inference after measuring is off a training pass by {after}, before by {before}"
+    );
+    measured.measure_batch_norm(std::slice::from_ref(&big));
+    for (name, tensor) in measured.var_store().variables() {
+        assert!(
+            tensor.allclose(&statistics[&name], 1e-5, 1e-6, false),
+            "{name}"
+        );
+    }
+}

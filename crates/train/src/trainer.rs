@@ -47,6 +47,8 @@ pub struct Trainer<G: Planes> {
 /// A position's sampling weight may be at most this many times the mean: one freak position
 /// must not dominate, and rejection sampling needs a bound.
 const MAX_SURPRISE_WEIGHT: f64 = 4.0;
+/// How many training batches the averaged weights' batch-norm statistics are measured on.
+const BATCH_NORM_BATCHES: usize = 4;
 /// How fast the running mean of the surprise follows the data.
 const SURPRISE_MEAN_RATE: f64 = 0.01;
 
@@ -143,6 +145,41 @@ impl<G: Planes> Trainer<G> {
         Ok(Some(losses))
     }
 
+    /// Measures the averaged weights' batch-norm statistics again on a few batches of
+    /// `window` ([`Network::measure_batch_norm`]), before they are written as a generation:
+    /// early in a run the nets an average spans differ enough that their averaged statistics
+    /// misdescribe the averaged net. Nothing happens (`None`) without averaged weights, or
+    /// while the window has no usable position. The batches cost a few forward passes, about
+    /// one training step in a hundred-step generation. Returns how far the variances moved
+    /// ([`Network::measure_batch_norm`]) and on how many positions.
+    pub fn measure_averaged_batch_norm<S: ShardStore>(
+        &mut self,
+        window: &Window<S>,
+    ) -> Result<Option<(f64, usize)>, DeviceError> {
+        if self.averaged.is_none() {
+            return Ok(None);
+        }
+        let examples: Vec<Example<G>> = (0..BATCH_NORM_BATCHES)
+            .flat_map(|_| self.sample_examples(window))
+            .collect();
+        if examples.is_empty() {
+            return Ok(None);
+        }
+        let device = self.network.device();
+        nn::on_device(&nn::device_name(device), || {
+            let mut batches = Vec::new();
+            for chunk in examples.chunks(self.config.batch_size) {
+                for part in parts_by_shape(chunk) {
+                    let positions: Vec<&G> = part.iter().map(|example| &example.position).collect();
+                    self.host.encode(&positions, positions.len());
+                    batches.push(self.host.inputs(device, Kind::Float).to_owned());
+                }
+            }
+            let averaged = self.averaged.as_mut().expect("checked above");
+            Some((averaged.measure_batch_norm(&batches), examples.len()))
+        })
+    }
+
     /// One optimiser step on `examples` (not empty) at the learning rate for `step`.
     /// Positions of different shapes (a mix of board sizes) go through the network in one
     /// part per shape, and the step follows the parts' losses weighted by their positions.
@@ -154,17 +191,7 @@ impl<G: Planes> Trainer<G> {
         step: u64,
     ) -> Result<LossValues, StepError> {
         let device = self.network.device();
-        let mut parts: Vec<Vec<&Example<G>>> = Vec::new();
-        for example in examples {
-            let shape = |e: &Example<G>| (e.position.plane_shape(), e.position.num_actions());
-            match parts
-                .iter_mut()
-                .find(|part| shape(part[0]) == shape(example))
-            {
-                Some(part) => part.push(example),
-                None => parts.push(vec![example]),
-            }
-        }
+        let parts = parts_by_shape(examples);
         let losses = nn::on_device(&nn::device_name(device), || {
             let mut losses = Vec::with_capacity(parts.len());
             for part in &parts {
@@ -277,6 +304,23 @@ impl<G: Planes> Trainer<G> {
         self.rng
             .random_bool((weight / MAX_SURPRISE_WEIGHT).clamp(0.0, 1.0))
     }
+}
+
+/// `examples` in parts of one board shape each (a mix of board sizes has several), each in
+/// the examples' order: a pass through the network takes one shape.
+fn parts_by_shape<G: Planes>(examples: &[Example<G>]) -> Vec<Vec<&Example<G>>> {
+    let shape = |e: &Example<G>| (e.position.plane_shape(), e.position.num_actions());
+    let mut parts: Vec<Vec<&Example<G>>> = Vec::new();
+    for example in examples {
+        match parts
+            .iter_mut()
+            .find(|part| shape(part[0]) == shape(example))
+        {
+            Some(part) => part.push(example),
+            None => parts.push(vec![example]),
+        }
+    }
+    parts
 }
 
 /// The options a shard's games were played under, with their symmetry count, from `known` or

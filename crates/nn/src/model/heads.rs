@@ -1,7 +1,7 @@
 //! The policy and value heads on top of the trunk.
 
 use super::board::Board;
-use super::layers::ConvBn;
+use super::layers::{ConvBn, batch_norm};
 use sidecar::{Activation, NetConfig, POOLED_FEATURES, WDL};
 use tch::Tensor;
 use tch::nn::{self, ModuleT};
@@ -53,7 +53,7 @@ impl PolicyHead {
                 p as i64,
                 Default::default(),
             ),
-            norm: nn::batch_norm2d(vs / "norm", p as i64, Default::default()),
+            norm: batch_norm(vs / "norm", p),
             spatial: (config.spatial_planes > 0).then(|| {
                 nn::conv2d(
                     vs / "spatial",

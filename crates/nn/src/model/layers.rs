@@ -8,6 +8,23 @@ use tch::nn::{self, ModuleT};
 /// Epsilon of every batch norm (tch's default), needed again when folding one into its
 /// convolution.
 const BATCH_NORM_EPS: f64 = 1e-5;
+/// The share of a training batch's statistics in a batch norm's running statistics (tch's
+/// default), which [`super::Network::measure_batch_norm`] inverts.
+pub(crate) const BATCH_NORM_MOMENTUM: f64 = 0.1;
+
+/// A 2-d batch norm of `channels` with this module's epsilon and momentum: every batch norm of
+/// the network is made here.
+pub(crate) fn batch_norm(vs: nn::Path, channels: usize) -> nn::BatchNorm {
+    nn::batch_norm2d(
+        vs,
+        channels as i64,
+        nn::BatchNormConfig {
+            eps: BATCH_NORM_EPS,
+            momentum: BATCH_NORM_MOMENTUM,
+            ..Default::default()
+        },
+    )
+}
 
 /// A bias-free `k` x `k` convolution followed by batch norm (which supplies the bias).
 #[derive(Debug)]
@@ -42,14 +59,7 @@ impl ConvBn {
                 kernel as i64,
                 config,
             ),
-            norm: nn::batch_norm2d(
-                vs / "norm",
-                outputs as i64,
-                nn::BatchNormConfig {
-                    eps: BATCH_NORM_EPS,
-                    ..Default::default()
-                },
-            ),
+            norm: batch_norm(vs / "norm", outputs),
             padding,
             folded: None,
         }

@@ -7,7 +7,7 @@ mod layers;
 use crate::tensors::{Inputs, Output};
 use board::Board;
 use heads::{PolicyHead, ValueHead};
-use layers::{ConvBn, ResidualBlock};
+use layers::{BATCH_NORM_MOMENTUM, ConvBn, ResidualBlock};
 use sidecar::NetConfig;
 use tch::nn::{self, ModuleT};
 use tch::{Device, Kind, Tensor};
@@ -80,7 +80,8 @@ impl Network {
 
     /// Moves every variable (weights and batch-norm statistics) toward `other`'s, of the same
     /// architecture: `self = decay * self + (1 - decay) * other`, an exponential moving
-    /// average of weights (KataGo's stochastic weight averaging).
+    /// average of weights (KataGo's stochastic weight averaging). The statistics averaged so
+    /// are a start; [`Network::measure_batch_norm`] measures the average's own.
     pub fn average_toward(&mut self, other: &Network, decay: f64) {
         let theirs = other.vs.variables();
         tch::no_grad(|| {
@@ -90,6 +91,55 @@ impl Network {
                 mine.copy_(&averaged);
             }
         });
+    }
+
+    /// Sets every batch norm's running statistics to those measured through this network, in
+    /// training mode, on `batches`: each statistic's mean over the batches, weighted by their
+    /// positions (PyTorch's `swa_utils.update_bn`). Averaged weights ([`Network::average_toward`])
+    /// make activations of their own, which the average of the averaged nets' statistics need
+    /// not describe: SWA measures them again before the average plays. Gradients are not
+    /// recorded; the batches must be on the network's device and of its kind.
+    ///
+    /// Returns how far the variances moved: the mean over every batch norm's channels of
+    /// `|ln(measured / previous)|` (0.1 is a tenth off), 0 without positions.
+    pub fn measure_batch_norm(&mut self, batches: &[Inputs]) -> f64 {
+        let positions: i64 = batches.iter().map(Inputs::batch_size).sum();
+        if positions == 0 {
+            return 0.0;
+        }
+        let (variances, means): (Vec<_>, Vec<_>) = self
+            .vs
+            .variables()
+            .into_iter()
+            .filter(|(name, _)| name.ends_with(".running_mean") || name.ends_with(".running_var"))
+            .partition(|(name, _)| name.ends_with(".running_var"));
+        let previous: Vec<Tensor> = variances.iter().map(|(_, t)| t.copy()).collect();
+        let statistics: Vec<Tensor> = variances
+            .iter()
+            .chain(&means)
+            .map(|(_, t)| t.shallow_clone())
+            .collect();
+        tch::no_grad(|| {
+            let mut sums: Vec<Tensor> = statistics.iter().map(Tensor::zeros_like).collect();
+            for inputs in batches {
+                let before: Vec<Tensor> = statistics.iter().map(Tensor::copy).collect();
+                self.forward_t(inputs, true);
+                // A training pass left `(1 - m) * before + m * batch` in each statistic.
+                for ((now, before), sum) in statistics.iter().zip(&before).zip(&mut sums) {
+                    let batch = (now - before * (1.0 - BATCH_NORM_MOMENTUM)) / BATCH_NORM_MOMENTUM;
+                    *sum += batch * inputs.batch_size() as f64;
+                }
+            }
+            for (mut statistic, sum) in statistics.into_iter().zip(sums) {
+                statistic.copy_(&(sum / positions as f64));
+            }
+            let shifts: Vec<Tensor> = variances
+                .iter()
+                .zip(&previous)
+                .map(|((_, now), before)| (now / before).log().abs())
+                .collect();
+            Tensor::cat(&shifts, 0).mean(Kind::Float).double_value(&[])
+        })
     }
 
     /// Moves the weights to `device` and casts them to `kind` (e.g. bf16 for CUDA inference).

@@ -126,6 +126,14 @@ impl<G: Planes> TrainerLoop<'_, G> {
 
     fn save_generation(&mut self, shared: &Shared) -> Result<()> {
         self.generation += 1;
+        if let Some((shift, positions)) = self.trainer.measure_averaged_batch_norm(&self.window)? {
+            tracing::info!(
+                "generation {}: the averaged weights' batch-norm statistics measured on \
+                 {positions} positions (variances moved {:.1}% on average)",
+                self.generation,
+                100.0 * shift
+            );
+        }
         save_checkpoint(
             self.run,
             &self.trainer,
