@@ -26,8 +26,8 @@ pub enum Precision {
     /// CPUs it runs, slower than f32.
     Bf16,
     /// bf16 where the device computes it faster than f32 ([`bf16_is_fast_on`]), f32
-    /// elsewhere: one config that trains at its best on a GPU, a Xeon with AMX and any other
-    /// CPU.
+    /// elsewhere: one config that trains at its best on a GPU, a CPU with bf16 instructions
+    /// and any other CPU.
     Fast,
 }
 
@@ -72,12 +72,13 @@ pub enum InferencePrecision {
     Auto,
     /// f32 on every device.
     Fp32,
-    /// bf16 on every device: on a CPU with bf16 matrix units (Intel's AMX, from Sapphire
-    /// Rapids on) oneDNN runs the convolutions on them; on other CPUs it runs, slower than
-    /// f32 (`ghast bench nn --precision fp32,bf16` tells which a machine is).
+    /// bf16 on every device: on a CPU with bf16 instructions (Intel's AMX, from Sapphire
+    /// Rapids on; AVX-512's bf16, an AMD EPYC of Zen 4) oneDNN runs the convolutions on them;
+    /// on other CPUs it runs, far slower than f32 (`ghast bench nn --precision fp32,bf16`
+    /// tells which a machine is).
     Bf16,
     /// bf16 where the device computes it faster than f32 ([`bf16_is_fast_on`]: CUDA, or a
-    /// CPU with AMX), f32 elsewhere. Unlike `auto`, a CPU's choice depends on the CPU, so
+    /// CPU with AMX or AVX512-BF16), f32 elsewhere. Unlike `auto`, a CPU's choice depends on the CPU, so
     /// bots, whose games should not, keep `auto`.
     Fast,
 }
@@ -125,26 +126,34 @@ impl std::str::FromStr for InferencePrecision {
     }
 }
 
-/// Whether `device` runs bf16 convolutions faster than f32: a CUDA GPU, or a CPU with AMX's
-/// bf16 tiles, which libtorch's oneDNN uses (Xeon from Sapphire Rapids on: 1.3x self-play's
-/// evaluations and 1.65x the training steps on Go's 4 x 32 net, BENCHMARKS.md). Other CPUs,
-/// AVX-512's bf16 instructions included, are not counted: on those bf16 is not measured to pay.
+/// Whether `device` runs bf16 convolutions faster than f32: a CUDA GPU, or a CPU with bf16
+/// instructions, which libtorch's oneDNN uses: AMX's bf16 tiles (Xeon from Sapphire Rapids
+/// on: 1.3x self-play's evaluations and 1.65x the training steps on Go's 4 x 32 net,
+/// BENCHMARKS.md) or AVX-512's (an AMD EPYC with `avx512_bf16`: 1.38x and 1.55x). On a CPU
+/// with neither (AVX2 only) bf16 is 18 to 30 times slower than f32.
 pub fn bf16_is_fast_on(device: Device) -> bool {
-    device.is_cuda() || cpu_has_amx_bf16()
+    device.is_cuda() || cpu_has_bf16_instructions()
 }
 
-/// CPUID leaf 7, sub-leaf 0, EDX bit 22 (AMX-BF16), read once: under a hypervisor each CPUID
-/// is a trap, and [`autocast`] asks at every training step. `is_x86_feature_detected!
-/// ("amx-bf16")` is not stable in this Rust.
-fn cpu_has_amx_bf16() -> bool {
-    static HAS_AMX_BF16: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *HAS_AMX_BF16.get_or_init(|| {
+/// CPUID's AMX-BF16 (leaf 7, sub-leaf 0, EDX bit 22) or AVX512-BF16 (leaf 7, sub-leaf 1, EAX
+/// bit 5), read once: under a hypervisor each CPUID is a trap, and [`autocast`] asks at every
+/// training step. `is_x86_feature_detected!` knows neither in this Rust.
+fn cpu_has_bf16_instructions() -> bool {
+    static HAS_BF16: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *HAS_BF16.get_or_init(|| {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{__cpuid, __cpuid_count};
             const AMX_BF16: u32 = 1 << 22;
-            // Leaf 7 is read only where leaf 0 says it is there.
-            __cpuid(0).eax >= 7 && __cpuid_count(7, 0).edx & AMX_BF16 != 0
+            const AVX512_BF16: u32 = 1 << 5;
+            // Leaf 7 is read only where leaf 0 says it is there, and its sub-leaf 1 where
+            // sub-leaf 0's EAX (the last sub-leaf) does.
+            if __cpuid(0).eax < 7 {
+                return false;
+            }
+            let features = __cpuid_count(7, 0);
+            features.edx & AMX_BF16 != 0
+                || (features.eax >= 1 && __cpuid_count(7, 1).eax & AVX512_BF16 != 0)
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -292,7 +301,7 @@ mod tests {
         assert_eq!(Fp32.kind_on(Device::Cuda(0)), Kind::Float);
         assert_eq!(Bf16.kind_on(Device::Cpu), Kind::BFloat16);
         assert_eq!(Fast.kind_on(Device::Cuda(0)), Kind::BFloat16);
-        let on_this_cpu = if cpu_has_amx_bf16() {
+        let on_this_cpu = if cpu_has_bf16_instructions() {
             Kind::BFloat16
         } else {
             Kind::Float
@@ -307,17 +316,20 @@ mod tests {
         assert!("f32".parse::<InferencePrecision>().is_err());
     }
 
-    /// The kernel lists `amx_bf16` among a CPU's flags when CPUID says it is there.
+    /// The kernel lists `amx_bf16` or `avx512_bf16` among a CPU's flags when CPUID says they
+    /// are there.
     #[test]
     #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
-    fn amx_is_read_as_the_kernel_reads_it() {
+    fn bf16_instructions_are_read_as_the_kernel_reads_them() {
         let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").expect("/proc/cpuinfo");
         let flags = cpuinfo
             .lines()
             .find(|line| line.starts_with("flags"))
             .expect("a flags line in /proc/cpuinfo");
-        let listed = flags.split_whitespace().any(|flag| flag == "amx_bf16");
-        assert_eq!(cpu_has_amx_bf16(), listed, "{flags}");
+        let listed = flags
+            .split_whitespace()
+            .any(|flag| flag == "amx_bf16" || flag == "avx512_bf16");
+        assert_eq!(cpu_has_bf16_instructions(), listed, "{flags}");
     }
 
     #[test]
@@ -331,7 +343,7 @@ mod tests {
         );
         assert_eq!(Precision::Bf16.resolved_on(Device::Cpu), Precision::Bf16);
         let on_this_cpu = Precision::Fast.resolved_on(Device::Cpu);
-        assert_eq!(on_this_cpu == Precision::Bf16, cpu_has_amx_bf16());
+        assert_eq!(on_this_cpu == Precision::Bf16, cpu_has_bf16_instructions());
         assert!("fp16".parse::<Precision>().is_err());
     }
 }

@@ -237,8 +237,8 @@ pub struct NetworkConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init_from: Option<std::path::PathBuf>,
     /// The type self-play's and reanalyse's network passes compute in: `auto` (bf16 on CUDA,
-    /// f32 on a CPU), `fp32`, `bf16` (on a CPU with AMX, oneDNN's bf16 convolutions) or
-    /// `fast` (bf16 on CUDA and on a CPU with AMX, f32 on other CPUs).
+    /// f32 on a CPU), `fp32`, `bf16` (on a CPU with AMX or AVX512-BF16, oneDNN's bf16
+    /// convolutions) or `fast` (bf16 on CUDA and on such a CPU, f32 on other CPUs).
     /// Training's own type is `[training] precision`.
     #[serde(default)]
     pub inference_precision: nn::InferencePrecision,

@@ -28,8 +28,8 @@ pub struct Args {
     #[arg(long, value_delimiter = ',', default_value = "1,16,64,256")]
     batch: Vec<usize>,
     /// The types to time each net in, comma-separated: auto (bf16 on CUDA, f32 on a CPU), fp32,
-    /// bf16 or fast (bf16 on CUDA and on a CPU with AMX). `--precision fp32,bf16` tells whether
-    /// this CPU has bf16 units that make `[network] inference_precision = "bf16"` pay.
+    /// bf16 or fast (bf16 on CUDA and on a CPU with AMX or AVX512-BF16). `--precision
+    /// fp32,bf16` tells whether this CPU makes `[network] inference_precision = "bf16"` pay.
     #[arg(long, value_delimiter = ',', default_value = "auto")]
     precision: Vec<nn::InferencePrecision>,
 }

@@ -56,7 +56,7 @@ pub struct Args {
     device: nn::DeviceChoice,
     /// The type the network's passes compute in, instead of the config's `[network]
     /// inference_precision`: auto (bf16 on CUDA, f32 on a CPU), fp32, bf16 or fast (bf16 on
-    /// CUDA and on a CPU with AMX).
+    /// CUDA and on a CPU with AMX or AVX512-BF16).
     #[arg(long)]
     precision: Option<nn::InferencePrecision>,
 }

@@ -20,7 +20,7 @@ pub struct Args {
     #[arg(long, default_value_t = 200)]
     steps: u64,
     /// The precisions to measure, one after the other, comma separated: fp32, bf16 or fast
-    /// (bf16 on CUDA and on a CPU with AMX; reported as what it ran in).
+    /// (bf16 on CUDA and on a CPU with AMX or AVX512-BF16; reported as what it ran in).
     #[arg(long, value_delimiter = ',', default_value = "fp32,bf16")]
     precision: Vec<Precision>,
     /// Positions per step, instead of the config's `[training] batch_size`.
