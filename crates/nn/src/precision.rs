@@ -78,8 +78,8 @@ pub enum InferencePrecision {
     /// tells which a machine is).
     Bf16,
     /// bf16 where the device computes it faster than f32 ([`bf16_is_fast_on`]: CUDA, or a
-    /// CPU with AMX or AVX512-BF16), f32 elsewhere. Unlike `auto`, a CPU's choice depends on the CPU, so
-    /// bots, whose games should not, keep `auto`.
+    /// CPU with AMX or AVX512-BF16), f32 elsewhere. Unlike `auto`, a CPU's choice depends on
+    /// the CPU, so bots, whose games should not, keep `auto`.
     Fast,
 }
 

@@ -49,8 +49,9 @@ pub struct TrainerConfig {
     /// The type the training step's forward pass computes in: `fp32` (the default), or `bf16`
     /// (KataGo's `-use-bf16`): convolutions and matrix products in bf16 under autocast, the
     /// weights, the optimiser and the losses in f32. Fast on a GPU with bf16 units (from
-    /// Ampere on) and on a CPU with AMX or AVX512-BF16; far slower than f32 on other CPUs. `fast`: bf16 where it is
-    /// fast, f32 elsewhere. Inference's type is `[network] inference_precision`.
+    /// Ampere on) and on a CPU with AMX or AVX512-BF16; far slower than f32 on other CPUs.
+    /// `fast`: bf16 where it is fast, f32 elsewhere. Inference's type is `[network]
+    /// inference_precision`.
     pub precision: nn::Precision,
     pub loss_weights: nn::LossWeights,
 }

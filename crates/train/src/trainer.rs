@@ -159,25 +159,35 @@ impl<G: Planes> Trainer<G> {
         if self.averaged.is_none() {
             return Ok(None);
         }
-        let examples: Vec<Example<G>> = (0..BATCH_NORM_BATCHES)
-            .flat_map(|_| self.sample_examples(window))
+        let sampled: Vec<Vec<Example<G>>> = (0..BATCH_NORM_BATCHES)
+            .map(|_| self.sample_examples(window))
             .collect();
-        if examples.is_empty() {
+        let positions = sampled.iter().map(Vec::len).sum();
+        if positions == 0 {
             return Ok(None);
         }
         let device = self.network.device();
         nn::on_device(&nn::device_name(device), || {
-            let mut batches = Vec::new();
-            for chunk in examples.chunks(self.config.batch_size) {
-                for part in parts_by_shape(chunk) {
-                    let positions: Vec<&G> = part.iter().map(|example| &example.position).collect();
-                    self.host.encode(&positions, positions.len());
-                    batches.push(self.host.inputs(device, Kind::Float).to_owned());
-                }
-            }
+            let batches: Vec<nn::Inputs> = sampled
+                .iter()
+                .flat_map(|examples| parts_by_shape(examples))
+                .map(|part| self.encode(&part))
+                .collect();
             let averaged = self.averaged.as_mut().expect("checked above");
-            Some((averaged.measure_batch_norm(&batches), examples.len()))
+            Some((averaged.measure_batch_norm(&batches), positions))
         })
+    }
+
+    /// The network's inputs for `part` (not empty, one board shape), on the network's device
+    /// in f32. Tensors of their own: autograd keeps a step's inputs until its backward pass,
+    /// after the next part has encoded over the batch's buffers (on the CPU borrowed tensors
+    /// would read those, and a mix of sizes learnt garbage).
+    fn encode(&mut self, part: &[&Example<G>]) -> nn::Inputs {
+        let positions: Vec<&G> = part.iter().map(|example| &example.position).collect();
+        self.host.encode(&positions, positions.len());
+        self.host
+            .inputs(self.network.device(), Kind::Float)
+            .to_owned()
     }
 
     /// One optimiser step on `examples` (not empty) at the learning rate for `step`.
@@ -195,15 +205,10 @@ impl<G: Planes> Trainer<G> {
         let losses = nn::on_device(&nn::device_name(device), || {
             let mut losses = Vec::with_capacity(parts.len());
             for part in &parts {
-                let positions: Vec<&G> = part.iter().map(|example| &example.position).collect();
-                self.host.encode(&positions, positions.len());
-                // Tensors of their own: autograd keeps the inputs until the backward pass,
-                // after the next part has encoded over the batch's buffers (on the CPU the
-                // borrowed tensors would read those, and a mix of sizes learnt garbage).
-                let inputs = self.host.inputs(device, Kind::Float).to_owned();
+                let inputs = self.encode(part);
                 let targets = targets(
                     part,
-                    positions[0],
+                    &part[0].position,
                     self.config.search_value_share as f32,
                     device,
                 );
