@@ -1,5 +1,6 @@
-//! A tiny game for the crate's tests: Nim where taking the last stone wins, and taking exactly
-//! `extra_turn_take` stones lets the same side move again, so that sides do not alternate.
+//! A tiny game for the crate's tests: Nim where taking the last stone wins (or, misère, loses),
+//! and taking exactly `extra_turn_take` stones lets the same side move again, so that sides do
+//! not alternate.
 
 use game::{Game, Outcome, Side};
 use serde::{Deserialize, Serialize};
@@ -12,6 +13,9 @@ pub struct NimOptions {
     /// Taking exactly this many stones is futile ([`Game::is_futile`]), for the tests of
     /// searches that leave such moves out.
     pub futile_take: Option<u32>,
+    /// Misère: whoever takes the last stone loses, so a move can end the game lost for its
+    /// mover, as a pass into a lost count does in Go.
+    pub last_stone_loses: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -29,6 +33,7 @@ impl Nim {
             max_take,
             extra_turn_take,
             futile_take: None,
+            last_stone_loses: false,
         })
     }
 
@@ -110,7 +115,11 @@ impl Game for Nim {
         let taken = action as u32 + 1;
         self.stones -= taken;
         if self.stones == 0 {
-            self.winner = Some(self.to_move);
+            self.winner = Some(if self.options.last_stone_loses {
+                self.to_move.other()
+            } else {
+                self.to_move
+            });
         } else if self.options.extra_turn_take != Some(taken) {
             self.to_move = self.to_move.other();
         }

@@ -1,6 +1,6 @@
 use super::*;
 use crate::batch::Batch;
-use crate::config::Formula;
+use crate::config::{Formula, MoveChoice};
 use crate::evaluator::UniformEvaluator;
 use crate::toy::Nim;
 use game::{DeviceError, Evaluation, Evaluator};
@@ -73,6 +73,58 @@ fn takes_a_win_that_ends_the_game_inside_the_tree() {
         .unwrap();
     assert_eq!(win.value, Some(1.0), "a terminal child has its exact value");
     assert!(tree.root_value() > 0.5, "{}", tree.root_value());
+}
+
+#[test]
+fn a_move_that_loses_at_once_is_never_chosen_while_another_is_legal() {
+    // Misère Nim with two stones: taking both loses at once, taking one wins. The policy puts
+    // nearly all its mass on the loss, and with few visits batched 16 at a time the terminal
+    // loss gathers the most visits; neither the choice by visits, nor by LCB, nor a draw
+    // with a temperature may play it.
+    let misere = |stones| {
+        Nim::new(&crate::toy::NimOptions {
+            stones,
+            max_take: 2,
+            extra_turn_take: None,
+            futile_take: None,
+            last_stone_loses: true,
+        })
+    };
+    for move_choice in [MoveChoice::MostVisits, MoveChoice::Lcb] {
+        let config = SearchConfig {
+            formula: Formula::Puct,
+            move_choice,
+            ..quiet()
+        };
+        let mut tree = Tree::new(misere(2), config, 3);
+        tree.set_budget(8);
+        let mut evaluator = Scripted {
+            policy: vec![0.05, 0.95],
+            ..Scripted::default()
+        };
+        Batch::new()
+            .run(std::slice::from_mut(&mut tree), &mut evaluator)
+            .unwrap();
+        let visits = |action| {
+            children(&tree)
+                .into_iter()
+                .find(|child| child.action == action)
+                .map_or(0, |child| child.visits)
+        };
+        assert!(
+            visits(Nim::take(2)) > visits(Nim::take(1)),
+            "the loss is the most visited ({} against {}), as the test needs",
+            visits(Nim::take(2)),
+            visits(Nim::take(1))
+        );
+        assert_eq!(tree.best_action(), Nim::take(1), "{move_choice:?}");
+        for _ in 0..20 {
+            assert_eq!(tree.choose_action(1.0), Nim::take(1), "{move_choice:?}");
+        }
+    }
+    // With nothing else legal, the losing move is still played.
+    let tree = searched(misere(1), quiet(), 8, 3);
+    assert_eq!(tree.best_action(), Nim::take(1));
 }
 
 #[test]
@@ -458,7 +510,7 @@ fn surprise_is_zero_for_a_target_equal_to_the_priors_and_positive_otherwise() {
 #[test]
 fn lcb_move_choice_still_takes_a_sure_win() {
     let config = SearchConfig {
-        move_choice: crate::config::MoveChoice::Lcb,
+        move_choice: MoveChoice::Lcb,
         ..quiet()
     };
     let tree = searched(Nim::start(3, 3, None), config, 100, 8);
@@ -758,6 +810,7 @@ fn a_search_that_skips_futile_moves_never_tries_one_unless_nothing_else_is_legal
             max_take: 3,
             extra_turn_take: None,
             futile_take: Some(futile),
+            last_stone_loses: false,
         })
     };
     let tried = |tree: &Tree<Nim>| -> Vec<usize> {
