@@ -21,7 +21,9 @@ pub enum Formula {
 }
 
 /// How the move to play is read off a finished search (for play and matches; self-play
-/// samples by temperature or, under Gumbel, plays the sequential-halving winner).
+/// samples by temperature or, under Gumbel, plays the sequential-halving winner). Either way,
+/// and in a draw by temperature, a move found to end the game lost for its mover is played
+/// only when nothing else is legal.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MoveChoice {
