@@ -207,7 +207,7 @@ impl<G: Game> Tree<G> {
         target
     }
 
-    /// The root's moves that a choice by visits may play: all but those that end the game lost
+    /// The root's moves that a choice (by visits, by LCB or drawn) may play: all but those that end the game lost
     /// for the side to move, unless nothing else is legal. A known loss is never better than a
     /// move still in doubt, but visits alone can prefer it: at low visits, the leaves in flight
     /// of one batch spread by prior, and a terminal child is backed up at once, so a losing
@@ -282,23 +282,14 @@ impl<G: Game> Tree<G> {
 
     /// The move with the best lower confidence bound on its value among well-visited moves.
     fn lcb_action(&self) -> Option<usize> {
-        let sign = side_sign(self.nodes.node(ROOT).to_move);
         let most = self.root_children().map(|c| c.visits).max()?;
         let floor = (LCB_MIN_VISIT_SHARE * most as f32).max(1.0);
         let z = self.config.lcb_stdevs;
-        let any_choosable = self.some_move_does_not_lose_at_once();
-        self.nodes
-            .edges_of(ROOT)
-            .iter()
-            .filter(|edge| !any_choosable || !self.loses_at_once(edge))
-            .filter_map(|edge| {
-                let child = self.nodes.node(edge.child()?);
-                let n = child.visits as f32;
-                (n >= floor).then(|| {
-                    let mean = sign * child.value_sum / n;
-                    let bound = mean - z * standard_error(child);
-                    (edge.action as usize, bound, child.visits)
-                })
+        self.choosable_children()
+            .filter(|child| child.visits as f32 >= floor)
+            .filter_map(|child| {
+                let bound = child.value? - z * child.value_error?;
+                Some((child.action, bound, child.visits))
             })
             .reduce(|best, next| {
                 if (next.1, next.2) > (best.1, best.2) {
