@@ -192,13 +192,19 @@ impl Evaluator<Ghast> for AlwaysPass {
     }
 }
 
-/// The decisions of `side` in a record where it could have passed and did not.
+/// The decisions of `side` in a record where it could have passed without losing at once, and
+/// did not. (A pass that ends the game lost for its mover is never the search's choice while
+/// another move is legal, so a search over an evaluator that always passes plays there.)
 fn non_passes(record: &replay::GameRecord, side: Side) -> usize {
     let mut game = Ghast::new(&small_board());
     let mut count = 0;
     for played in &record.moves {
         let action = played.action as usize;
-        let could_pass = game.parse_action("pass").is_ok();
+        let could_pass = game.parse_action("pass").is_ok_and(|pass| {
+            let mut passed = game.clone();
+            passed.apply(pass);
+            passed.outcome() != Some(Outcome::Win(side.other()))
+        });
         let passed = game.action_to_string(action) == "pass";
         count += usize::from(game.to_move() == side && could_pass && !passed);
         game.apply(action);
