@@ -81,7 +81,13 @@ fn the_shipped_bots_play_the_pinned_games() {
 
 /// The shipped bots that carry levels of play; the others are still to be rated (issue 51
 /// wants every one to carry them).
-const WITH_LEVELS: &[&str] = &["fakerghast-size4", "ghast-size4", "ghodak9", "vastuz5"];
+const WITH_LEVELS: &[&str] = &[
+    "fakerghast-size4",
+    "ghast-size4",
+    "ghast-size6",
+    "ghodak9",
+    "vastuz5",
+];
 
 /// Every shipped bot with levels (and at least those of [`WITH_LEVELS`]) carries five or more
 /// as `ghast ladder --bot DIR --levels` rated them: weakest first, neighbours at least 100
