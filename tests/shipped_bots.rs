@@ -86,6 +86,7 @@ const WITH_LEVELS: &[&str] = &[
     "ghast-size4",
     "ghast-size6",
     "ghodak9",
+    "ghostchess",
     "vastuz5",
 ];
 
