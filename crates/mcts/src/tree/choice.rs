@@ -207,12 +207,12 @@ impl<G: Game> Tree<G> {
         target
     }
 
-    /// The root's moves that a choice (by visits, by LCB or drawn) may play: all but those that end the game lost
-    /// for the side to move, unless nothing else is legal. A known loss is never better than a
-    /// move still in doubt, but visits alone can prefer it: at low visits, the leaves in flight
-    /// of one batch spread by prior, and a terminal child is backed up at once, so a losing
-    /// pass with a high prior gathered 3 of 32 visits where each good move had 2 (the Go bot at
-    /// 32 visits passed into a lost count in 2 of 20 games against `random`).
+    /// The root's moves that a choice (by visits, by LCB or drawn) may play: all but those that
+    /// end the game lost for the side to move, unless nothing else is legal. A known loss is
+    /// never better than a move still in doubt, but visits alone can prefer it: at low visits,
+    /// the leaves in flight of one batch spread by prior, and a terminal child is backed up at
+    /// once, so a losing pass with a high prior gathered 3 of 32 visits where each good move had
+    /// 2 (the Go bot at 32 visits passed into a lost count in 2 of 20 games against `random`).
     fn choosable_children(&self) -> impl Iterator<Item = ChildStats> + '_ {
         let any_choosable = self.some_move_does_not_lose_at_once();
         self.nodes
