@@ -33,7 +33,8 @@ up; the anchors it reached play their neighbours; one Bradley-Terry fit rates th
 first anchor at 0. Every match is kept in DIR/levels-games.json as it ends: a ladder stopped \
 part way, or run again with other levels, plays only the matches it lacks. It then names \
 neighbours less than 100 Elo apart or with overlapping intervals (play more --games, or space \
-the levels wider). A level is VISITS[:TEMPERATURE[:RANDOM]]: visits per move, moves drawn from the \
+the levels wider), and any level rated above full strength: noise, or a weaker setting that \
+beats the bundle's own search. A level is VISITS[:TEMPERATURE[:RANDOM]]: visits per move, moves drawn from the \
 search's policy^(1/TEMPERATURE) (under Gumbel search its improved policy; 0: the most \
 visited), and a share RANDOM of moves played at random.
 
@@ -348,7 +349,7 @@ impl GameWork for RateLevels<'_> {
                 ..rating
             });
         }
-        let full_elo = levels[full_strength].rating.as_ref().map(|r| r.elo);
+        let full = levels[full_strength].clone();
         levels.sort_by(|a, b| elo_of(a).total_cmp(&elo_of(b)));
         println!(
             "{:<6}  {:>6}  {:>11}  {:>6}  {:>7}  {:>17}  {:>5}  anchors",
@@ -370,12 +371,8 @@ impl GameWork for RateLevels<'_> {
             );
         }
         println!("anchor: {} = 0", anchors[0]);
-        if levels.last().map(elo_of) != full_elo {
-            println!(
-                "note: full strength ({} visits) is not the strongest level measured: the \
-                 levels above it are worth no more than noise (play more --games)",
-                settings.visits
-            );
+        for note in above_full_strength(&levels, &full) {
+            println!("note: {note}");
         }
         let ratings: Vec<_> = levels.iter().filter_map(|l| l.rating.clone()).collect();
         for problem in spacing_problems(&ratings, LEVEL_GAP) {
@@ -389,6 +386,44 @@ impl GameWork for RateLevels<'_> {
         );
         Ok(())
     }
+}
+
+/// What is wrong where a level is rated above `full` strength (the bundle's own search): a
+/// level within its interval is noise, but one whose interval lies wholly above it plays
+/// better than the bundle does, which says more about the bot than about its levels.
+fn above_full_strength(levels: &[Level], full: &Level) -> Vec<String> {
+    let Some(top) = full.rating.as_ref() else {
+        return Vec::new();
+    };
+    levels
+        .iter()
+        .filter_map(|level| Some((level, level.rating.as_ref()?)))
+        .filter(|(_, rating)| rating.elo > top.elo)
+        .map(|(level, rating)| {
+            let what = format!(
+                "level {}:{}:{} ({:+.0} [{:+.0}, {:+.0}]) is rated above full strength, {} visits \
+                 ({:+.0} [{:+.0}, {:+.0}])",
+                level.visits,
+                level.temperature,
+                level.random_moves,
+                rating.elo,
+                rating.low,
+                rating.high,
+                full.visits,
+                top.elo,
+                top.low,
+                top.high
+            );
+            if rating.low > top.high {
+                format!(
+                    "{what}: a weaker setting beats the bundle's own search, so the bot has a \
+                     weakness it exploits (their games are in the bundle's {GAMES_FILE})"
+                )
+            } else {
+                format!("{what}: within noise (play more --games)")
+            }
+        })
+        .collect()
 }
 
 /// A rated level's Elo (levels are rated before they are sorted).
@@ -443,4 +478,39 @@ fn parse_levels(text: &str, visits: u32) -> anyhow::Result<Vec<Level>> {
             Ok(level)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rated(visits: u32, random_moves: f32, elo: f64, half_width: f64) -> Level {
+        Level {
+            random_moves,
+            rating: Some(LevelRating {
+                elo,
+                low: elo - half_width,
+                high: elo + half_width,
+                zero: "random".into(),
+                anchors: vec!["random".into()],
+                games: 40,
+            }),
+            ..Level::full(visits)
+        }
+    }
+
+    #[test]
+    fn a_level_above_full_strength_is_told_from_noise() {
+        let full = rated(200, 0.0, 1000.0, 80.0);
+        let noise = rated(1, 0.3, 1050.0, 80.0);
+        let better = rated(1, 0.1, 1300.0, 80.0);
+        let below = rated(8, 0.0, 700.0, 80.0);
+        let notes = above_full_strength(&[below, full.clone(), noise, better], &full);
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes[0].starts_with("level 1:0:0.3 (+1050"), "{}", notes[0]);
+        assert!(notes[0].ends_with("within noise (play more --games)"));
+        assert!(notes[1].starts_with("level 1:0:0.1 (+1300"), "{}", notes[1]);
+        assert!(notes[1].contains("beats the bundle's own search"));
+        assert!(above_full_strength(&[full.clone()], &full).is_empty());
+    }
 }
