@@ -34,8 +34,8 @@ first anchor at 0. Every match is kept in DIR/levels-games.json as it ends: a la
 part way, or run again with other levels, plays only the matches it lacks. It then names \
 neighbours less than 100 Elo apart or with overlapping intervals (play more --games, or space \
 the levels wider), and any level rated above full strength: noise, or a weaker setting that \
-beats the bundle's own search. A level is VISITS[:TEMPERATURE[:RANDOM]]: visits per move, moves drawn from the \
-search's policy^(1/TEMPERATURE) (under Gumbel search its improved policy; 0: the most \
+beats the bundle's own search. A level is VISITS[:TEMPERATURE[:RANDOM]]: visits per move, \
+moves drawn from the search's policy^(1/TEMPERATURE) (under Gumbel search its improved policy; 0: the most \
 visited), and a share RANDOM of moves played at random.
 
 Examples:
@@ -417,7 +417,7 @@ fn above_full_strength(levels: &[Level], full: &Level) -> Vec<String> {
             if rating.low > top.high {
                 format!(
                     "{what}: a weaker setting beats the bundle's own search, so the bot has a \
-                     weakness it exploits (their games are in the bundle's {GAMES_FILE})"
+                     weakness it exploits (their matches are kept in the bundle's {GAMES_FILE})"
                 )
             } else {
                 format!("{what}: within noise (play more --games)")
