@@ -511,6 +511,6 @@ mod tests {
         assert!(notes[0].ends_with("within noise (play more --games)"));
         assert!(notes[1].starts_with("level 1:0:0.1 (+1300"), "{}", notes[1]);
         assert!(notes[1].contains("beats the bundle's own search"));
-        assert!(above_full_strength(&[full.clone()], &full).is_empty());
+        assert!(above_full_strength(std::slice::from_ref(&full), &full).is_empty());
     }
 }
