@@ -538,6 +538,90 @@ fn averaged_weights_are_played_and_the_trained_ones_kept_for_resuming() {
     assert!(models.join("trainer-0003.safetensors").is_file());
 }
 
+/// `ghast export --run RUN --average N` writes the run's bot on the uniform average of its
+/// latest N generations: every weight the mean of theirs, the batch-norm statistics measured
+/// again on the run's games (so not the mean of theirs), and the bot searching as the run's
+/// own. An average of more generations than the run has is refused, naming the count.
+#[test]
+fn a_run_s_bot_plays_its_latest_generations_averaged() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    train_ok(
+        &run,
+        &["--config", "configs/tiny.toml", "--generations", "3"],
+    );
+    let out = dir.path().join("averaged");
+    let output = ghast()
+        .args([
+            "export",
+            "--run",
+            arg(&run),
+            "--average",
+            "3",
+            "--out",
+            arg(&out),
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("averaged generations 1 to 3"), "{stdout}");
+    let models = run.join("models");
+    assert!(models.join("average-0001-0003.safetensors").is_file());
+    let generations: Vec<_> = (1..=3)
+        .map(|g| tensors(&models.join(format!("gen-{g:04}.safetensors"))))
+        .collect();
+    let averaged = tensors(&out.join("model.safetensors"));
+    assert_eq!(averaged.len(), generations[0].len());
+    let mut statistics_measured = 0;
+    for (name, tensor) in &averaged {
+        let mean = generations
+            .iter()
+            .map(|g| g[name].shallow_clone())
+            .reduce(|a, b| a + b)
+            .unwrap()
+            / 3.0;
+        let off = (tensor - &mean).abs().max().double_value(&[]);
+        if name.ends_with(".running_mean") || name.ends_with(".running_var") {
+            statistics_measured += usize::from(off > 1e-4);
+        } else {
+            assert!(
+                off < 1e-5,
+                "{name} is {off} off the mean of the generations"
+            );
+        }
+    }
+    assert!(
+        statistics_measured > 0,
+        "the batch-norm statistics are the mean of the generations', not measured again"
+    );
+    let searched = |bot: &Path| std::fs::read_to_string(bot.join("bot.toml")).unwrap();
+    assert_eq!(searched(&out), searched(&run.join("bot")));
+
+    let output = ghast()
+        .args([
+            "export",
+            "--run",
+            arg(&run),
+            "--average",
+            "9",
+            "--out",
+            arg(&out),
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(
+        stderr.contains("9 generations asked for, and the latest is generation 3"),
+        "{stderr}"
+    );
+}
+
 /// The tensors of a safetensors file by name.
 fn tensors(path: &Path) -> std::collections::BTreeMap<String, tch::Tensor> {
     tch::Tensor::read_safetensors(path)

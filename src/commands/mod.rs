@@ -74,7 +74,7 @@ pub enum Command {
     /// and plot the ratings.
     Ladder(ladder::Args),
     /// Write a bot bundle (weights, sidecar, bot.toml with visits and search settings) from a
-    /// checkpoint, with --onnx the network as model.onnx too.
+    /// checkpoint or a training run, with --onnx the network as model.onnx too.
     ///
     /// A bundle is ready for `ghast gtp --bot DIR`, `ghast arena` and `ghast serve`; edit
     /// bot.toml to change how the bot searches. model.onnx is the network for onnxruntime,
@@ -90,6 +90,8 @@ pub enum Command {
     /// Examples:
     ///   ghast export --checkpoint runs/small/models/gen-0100.safetensors --out bots/b --onnx
     ///   ghast export --bundle models/ghodak9 --onnx     (adds model.onnx to a bundle)
+    ///   ghast export --run runs/ghodak9 --average 8 --out bots/averaged
+    ///                                    (the run's bot on its latest 8 generations averaged)
     #[command(verbatim_doc_comment)]
     Export(export::Args),
     /// Play as a GTP engine on standard input and output (see `ghast gtp --help` for colours and extensions).

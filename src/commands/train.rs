@@ -217,18 +217,37 @@ pub fn export_bot<G: Game>(
     run: &RunDir,
     config: &RunConfig<G::Options>,
 ) -> anyhow::Result<PathBuf> {
-    let generation = run
-        .latest_generation()?
-        .with_context(|| format!("{}: no model to export", run.models().display()))?;
+    let generation = latest_generation(run)?;
+    write_run_bot::<G>(
+        config,
+        &run.checkpoint(generation),
+        config.bot.visits,
+        &run.bot(),
+    )?;
+    Ok(run.bot())
+}
+
+/// The generation self-play last used; an error when the run has written none.
+pub fn latest_generation(run: &RunDir) -> anyhow::Result<u64> {
+    run.latest_generation()?
+        .with_context(|| format!("{}: no model to export", run.models().display()))
+}
+
+/// Writes `checkpoint`, a network of the run of `config`, into `out` as a bot that searches
+/// as the config's `[bot]` says (formula, resignation, futile moves), `visits` per move.
+pub fn write_run_bot<G: Game>(
+    config: &RunConfig<G::Options>,
+    checkpoint: &Path,
+    visits: u32,
+    out: &Path,
+) -> anyhow::Result<play::Bundle<G>> {
+    let context = || format!("cannot export the bot into {}", out.display());
     let mut bundle =
-        play::Bundle::<G>::from_checkpoint(&run.checkpoint(generation), config.bot.visits)
-            .with_context(|| format!("cannot export the bot into {}", run.bot().display()))?;
+        play::Bundle::<G>::from_checkpoint(checkpoint, visits).with_context(context)?;
     bundle.settings.search = config.bot.search(&config.selfplay.search);
     bundle.settings.resign = config.bot.resignation(&config.selfplay.resign);
-    bundle
-        .save(&run.bot())
-        .with_context(|| format!("cannot export the bot into {}", run.bot().display()))?;
-    Ok(run.bot())
+    bundle.save(out).with_context(context)?;
+    Ok(bundle)
 }
 
 fn default_run_folder(config: &Path) -> PathBuf {

@@ -168,6 +168,14 @@ impl RunDir {
             .join(format!("trainer-{generation:04}.safetensors"))
     }
 
+    /// The uniform average of generations `first` to `last` (`ghast export --average`), a
+    /// checkpoint beside them that no listing of generations counts, and retention never
+    /// deletes.
+    pub fn average_checkpoint(&self, first: u64, last: u64) -> PathBuf {
+        self.models()
+            .join(format!("average-{first:04}-{last:04}.safetensors"))
+    }
+
     /// Creates the folders of a new run.
     pub fn create(&self) -> Result<()> {
         for dir in [self.shards(), self.models(), self.tensorboard()] {

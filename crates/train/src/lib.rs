@@ -1,6 +1,7 @@
 //! The training loop: self-play threads feed the replay store, the trainer samples a window
 //! of it and writes checkpoints, and the workers pick the newest checkpoint up.
 
+mod averaged;
 pub mod bench;
 mod config;
 mod evaluation;
@@ -13,6 +14,7 @@ mod start_positions;
 mod trainer;
 mod warm_start;
 
+pub use averaged::{AveragedGenerations, average_newest_generations};
 pub use config::{OptimizerKind, TrainerConfig};
 pub use evaluation::EvaluationConfig;
 pub use examples::{Example, example_at};

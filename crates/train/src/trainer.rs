@@ -146,22 +146,36 @@ impl<G: Planes> Trainer<G> {
     }
 
     /// Measures the averaged weights' batch-norm statistics again on a few batches of
-    /// `window` ([`Network::measure_batch_norm`]), before they are written as a generation:
+    /// `window` ([`Trainer::measure_batch_norm_of`]), before they are written as a generation:
     /// early in a run the nets an average spans differ enough that their averaged statistics
     /// misdescribe the averaged net. Nothing happens (`None`) without averaged weights, or
     /// while the window has no usable position. The batches cost a few forward passes, about
-    /// one training step in a hundred-step generation. Returns how far the variances moved
-    /// ([`Network::measure_batch_norm`]) and on how many positions.
+    /// one training step in a hundred-step generation.
     pub fn measure_averaged_batch_norm<S: ShardStore>(
         &mut self,
         window: &Window<S>,
     ) -> Result<Option<(f64, usize)>, DeviceError> {
-        if self.averaged.is_none() {
+        let Some(mut averaged) = self.averaged.take() else {
             return Ok(None);
-        }
-        let sampled: Vec<Vec<Example<G>>> = (0..BATCH_NORM_BATCHES)
-            .map(|_| self.sample_examples(window))
-            .collect();
+        };
+        let measured = self.measure_batch_norm_of(&mut averaged, window, BATCH_NORM_BATCHES);
+        self.averaged = Some(averaged);
+        measured
+    }
+
+    /// Measures `network`'s batch-norm statistics on `batches` training batches of `window`
+    /// ([`Network::measure_batch_norm`]), drawn as the trainer draws them. `network` must be
+    /// on the trainer's device. Returns how far the variances moved
+    /// ([`Network::measure_batch_norm`]) and on how many positions; `None` while the window
+    /// has no usable position.
+    pub fn measure_batch_norm_of<S: ShardStore>(
+        &mut self,
+        network: &mut Network,
+        window: &Window<S>,
+        batches: usize,
+    ) -> Result<Option<(f64, usize)>, DeviceError> {
+        let sampled: Vec<Vec<Example<G>>> =
+            (0..batches).map(|_| self.sample_examples(window)).collect();
         let positions = sampled.iter().map(Vec::len).sum();
         if positions == 0 {
             return Ok(None);
@@ -173,8 +187,7 @@ impl<G: Planes> Trainer<G> {
                 .flat_map(|examples| parts_by_shape(examples))
                 .map(|part| self.encode(&part))
                 .collect();
-            let averaged = self.averaged.as_mut().expect("checked above");
-            Some((averaged.measure_batch_norm(&batches), positions))
+            Some((network.measure_batch_norm(&batches), positions))
         })
     }
 
