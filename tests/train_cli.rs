@@ -288,6 +288,12 @@ fn a_second_start_in_the_same_folder_is_refused_and_bad_configs_are_named() {
     let overshare = tiny.replace("[training]\n", "[training]\nsearch_value_share = 1.5\n");
     assert_ne!(overshare, tiny, "configs/tiny.toml has a [training] table");
     assert_config_refused(dir.path(), &overshare, "search_value_share");
+    let unkept = format!("{tiny}\n[bot]\naveraged_generations = 9\n");
+    assert_config_refused(
+        dir.path(),
+        &unkept,
+        "averaged_generations = 9: at most [run] keep_newest_generations = 8",
+    );
 
     let run = dir.path().join("run");
     std::fs::create_dir_all(&run).unwrap();
@@ -541,7 +547,8 @@ fn averaged_weights_are_played_and_the_trained_ones_kept_for_resuming() {
 /// `ghast export --run RUN --average N` writes the run's bot on the uniform average of its
 /// latest N generations: every weight the mean of theirs, the batch-norm statistics measured
 /// again on the run's games (so not the mean of theirs), and the bot searching as the run's
-/// own. An average of more generations than the run has is refused, naming the count.
+/// own; `[bot] averaged_generations` makes the run's own export the same. An average of more
+/// generations than the run has is refused, naming the count.
 #[test]
 fn a_run_s_bot_plays_its_latest_generations_averaged() {
     let dir = tempfile::tempdir().unwrap();
@@ -601,6 +608,21 @@ fn a_run_s_bot_plays_its_latest_generations_averaged() {
     );
     let searched = |bot: &Path| std::fs::read_to_string(bot.join("bot.toml")).unwrap();
     assert_eq!(searched(&out), searched(&run.join("bot")));
+
+    // `[bot] averaged_generations` makes the run export the same average itself.
+    let config = edited_config(dir.path(), "configs/tiny.toml", "averaging.toml", |tiny| {
+        format!("{tiny}\n[bot]\naveraged_generations = 3\n")
+    });
+    let averaging = dir.path().join("averaging");
+    train_ok(
+        &averaging,
+        &["--config", arg(&config), "--generations", "3"],
+    );
+    assert_eq!(
+        std::fs::read(averaging.join("models/average-0001-0003.safetensors")).unwrap(),
+        std::fs::read(averaging.join("bot/model.safetensors")).unwrap(),
+        "the run's bot is not the average of its latest 3 generations"
+    );
 
     let output = ghast()
         .args([

@@ -31,7 +31,8 @@ pub struct Args {
     /// with the same share (checkpoint averaging, as KataGo's SWA for the nets it releases),
     /// its batch-norm statistics measured on the run's games. The average is written beside
     /// them as models/average-FIRST-LAST.safetensors. The run must still keep those
-    /// generations: its newest `[run] keep_newest_generations` (8 by default).
+    /// generations: its newest `[run] keep_newest_generations` (8 by default). [default: the
+    /// config's `[bot] averaged_generations`; 1 the latest generation alone]
     #[arg(long, value_name = "N", requires = "run")]
     average: Option<u64>,
     /// The bundle folder to write; created if needed, its bundle files replaced.
@@ -132,9 +133,7 @@ fn write_onnx_if_asked<G: Game>(args: &Args, out: &Path) -> anyhow::Result<()> {
 mod from_run {
     use super::{Args, report_written, write_onnx_if_asked};
     use crate::commands::registry::{GameWork, config_game, for_game};
-    use crate::commands::train::{
-        config_error, latest_generation, read_config_text, write_run_bot,
-    };
+    use crate::commands::train::{bot_checkpoint, config_error, read_config_text, write_run_bot};
     use game::Planes;
     use std::path::Path;
     use train::{RunConfig, RunDir};
@@ -171,22 +170,8 @@ mod from_run {
             let path = run.config();
             let config: RunConfig<G::Options> =
                 RunConfig::parse(text).map_err(|error| config_error(&path, error))?;
-            let checkpoint = match args.average {
-                Some(count) => {
-                    let averaged = train::average_newest_generations::<G>(run, &config, count)?;
-                    println!(
-                        "averaged generations {} to {} into {} (batch-norm variances moved {:.1}% \
-                         when measured on {} positions)",
-                        averaged.generations[0],
-                        averaged.generations[averaged.generations.len() - 1],
-                        averaged.checkpoint.display(),
-                        100.0 * averaged.batch_norm_moved,
-                        averaged.positions_measured
-                    );
-                    averaged.checkpoint
-                }
-                None => run.checkpoint(latest_generation(run)?),
-            };
+            let average = args.average.unwrap_or(config.bot.averaged_generations);
+            let checkpoint = bot_checkpoint::<G>(run, &config, average)?;
             let out = args.out.as_deref().expect("clap requires --out with --run");
             let visits = args.visits.unwrap_or(config.bot.visits);
             let bundle = write_run_bot::<G>(&config, &checkpoint, visits, out)?;

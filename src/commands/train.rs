@@ -211,26 +211,43 @@ pub fn create_run(run: &RunDir, text: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Exports the generation self-play last used (the gated one, with gating) as the run's bot
-/// bundle, searching the config's `[bot] visits` per move.
-pub fn export_bot<G: Game>(
+/// Exports the generation self-play last used (the gated one, with gating), or the average
+/// of the latest `[bot] averaged_generations`, as the run's bot bundle, searching the config's
+/// `[bot] visits` per move.
+pub fn export_bot<G: Planes>(
     run: &RunDir,
     config: &RunConfig<G::Options>,
 ) -> anyhow::Result<PathBuf> {
-    let generation = latest_generation(run)?;
-    write_run_bot::<G>(
-        config,
-        &run.checkpoint(generation),
-        config.bot.visits,
-        &run.bot(),
-    )?;
+    let checkpoint = bot_checkpoint::<G>(run, config, config.bot.averaged_generations)?;
+    write_run_bot::<G>(config, &checkpoint, config.bot.visits, &run.bot())?;
     Ok(run.bot())
 }
 
-/// The generation self-play last used; an error when the run has written none.
-pub fn latest_generation(run: &RunDir) -> anyhow::Result<u64> {
-    run.latest_generation()?
-        .with_context(|| format!("{}: no model to export", run.models().display()))
+/// The weights a run's bot plays: its latest generation, or for `average` of 2 or more the
+/// average of its latest `average` generations ([`train::average_newest_generations`]),
+/// which this writes beside them and reports on standard output.
+pub fn bot_checkpoint<G: Planes>(
+    run: &RunDir,
+    config: &RunConfig<G::Options>,
+    average: u64,
+) -> anyhow::Result<PathBuf> {
+    if average <= 1 {
+        let generation = run
+            .latest_generation()?
+            .with_context(|| format!("{}: no model to export", run.models().display()))?;
+        return Ok(run.checkpoint(generation));
+    }
+    let averaged = train::average_newest_generations::<G>(run, config, average)?;
+    println!(
+        "averaged generations {} to {} into {} (batch-norm variances moved {:.1}% when \
+         measured on {} positions)",
+        averaged.generations[0],
+        averaged.generations[averaged.generations.len() - 1],
+        averaged.checkpoint.display(),
+        100.0 * averaged.batch_norm_moved,
+        averaged.positions_measured
+    );
+    Ok(averaged.checkpoint)
 }
 
 /// Writes `checkpoint`, a network of the run of `config`, into `out` as a bot that searches

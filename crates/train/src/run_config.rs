@@ -113,6 +113,11 @@ pub struct BotConfig {
     /// Whether the bot's search leaves out the moves the game calls futile (Go: filling its
     /// own true eye; [`SearchConfig::skip_futile`]). Self-play's search is left as it is.
     pub skip_futile: bool,
+    /// The bot plays the uniform average of the run's latest this many generations, with
+    /// batch-norm statistics measured on the run's games (`ghast export --average`); 0 or 1:
+    /// the latest generation alone. Self-play never plays the average. At most `[run]
+    /// keep_newest_generations`, the generations a run keeps.
+    pub averaged_generations: u64,
 }
 
 impl Default for BotConfig {
@@ -126,6 +131,7 @@ impl Default for BotConfig {
             opponent_random_decisions: 0.0,
             resign: false,
             skip_futile: false,
+            averaged_generations: 0,
         }
     }
 }
@@ -211,6 +217,13 @@ impl<O> RunConfig<O> {
                 self.run.games_per_shard,
             ))
             .map_err(|e| format!("[run] {e}"))?;
+        if self.bot.averaged_generations > self.run.keep_newest_generations {
+            return Err(format!(
+                "[bot] averaged_generations = {}: at most [run] keep_newest_generations = {}, \
+                 the generations the run keeps",
+                self.bot.averaged_generations, self.run.keep_newest_generations
+            ));
+        }
         self.evaluation.validate()
     }
 }
