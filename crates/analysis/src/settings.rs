@@ -58,6 +58,8 @@ pub const KEYS: &[&str] = &[
     "reportAnalysisWinratesAs",
     "analysisPVLen",
     "cpuctExploration",
+    "cpuctExplorationLog",
+    "cpuctUtilityStdevScale",
     "fpuReductionMax",
     "rootNoiseEnabled",
     "rootDirichletNoiseTotalConcentration",
@@ -126,6 +128,8 @@ impl SearchSettings {
             }
             "analysisPVLen" => self.pv_len = at_least(0.0)? as usize,
             "cpuctExploration" => self.search.c_puct = at_least(0.0)? as f32,
+            "cpuctExplorationLog" => self.search.c_puct_log = at_least(0.0)? as f32,
+            "cpuctUtilityStdevScale" => self.search.c_puct_stdev_scale = at_least(0.0)? as f32,
             "fpuReductionMax" => self.search.fpu_reduction = at_least(0.0)? as f32,
             "rootNoiseEnabled" => {
                 self.search.root_noise = match value {
@@ -220,6 +224,8 @@ mod tests {
             ("reportAnalysisWinratesAs", "WHITE"),
             ("analysisPVLen", "3"),
             ("cpuctExploration", "0.9"),
+            ("cpuctExplorationLog", "0.45"),
+            ("cpuctUtilityStdevScale", "0.85"),
             ("rootNoiseEnabled", "true"),
             ("numSearchThreads", "4"),
             ("wideRootNoise", "0"),
@@ -232,6 +238,10 @@ mod tests {
         assert_eq!(
             (s.pv_len, s.search.c_puct, s.search.root_noise),
             (3, 0.9, true)
+        );
+        assert_eq!(
+            (s.search.c_puct_log, s.search.c_puct_stdev_scale),
+            (0.45, 0.85)
         );
         assert_eq!(s.search.leaves_per_tree, 4);
         s.set::<Ghodak>("maxTime", "1e20").unwrap();

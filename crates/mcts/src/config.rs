@@ -76,6 +76,17 @@ pub struct SearchConfig {
     pub formula: Formula,
     /// Weight of the exploration term (for UCB1 on values in [-1, 1], about 2 is classic).
     pub c_puct: f32,
+    /// KataGo's growth of the exploration weight with the parent's visits: the weight is
+    /// `c_puct + c_puct_log * ln((visits + 500) / 500)`, so that a long search goes on
+    /// checking moves that a short one rightly leaves alone. 0 keeps the weight constant
+    /// (KataGo plays with 0.45 beside `c_puct = 1`).
+    pub c_puct_log: f32,
+    /// KataGo's variance-scaled exploration: the weight is multiplied by
+    /// `1 + c_puct_stdev_scale * (stdev / 0.4 - 1)`, where stdev is the spread of the
+    /// utilities backed up through the parent (a prior spread of 0.4 counting as two
+    /// visits), so the search explores where its outcomes disagree and narrows where they
+    /// agree. 0 turns it off (KataGo plays with 0.85).
+    pub c_puct_stdev_scale: f32,
     /// An unvisited child is valued at its parent's value minus this: it makes the search
     /// stay with moves it has already checked unless the prior insists.
     pub fpu_reduction: f32,
@@ -144,6 +155,8 @@ impl Default for SearchConfig {
         Self {
             formula: Formula::Puct,
             c_puct: 1.1,
+            c_puct_log: 0.0,
+            c_puct_stdev_scale: 0.0,
             fpu_reduction: 0.2,
             root_noise: true,
             dirichlet_total_alpha: 10.83,
@@ -188,6 +201,8 @@ impl SearchConfig {
     /// Checks the bounds a configuration file's values must meet; the error names the field.
     pub fn validate(&self) -> Result<(), String> {
         bounds::non_negative("c_puct", self.c_puct)?;
+        bounds::non_negative("c_puct_log", self.c_puct_log)?;
+        bounds::non_negative("c_puct_stdev_scale", self.c_puct_stdev_scale)?;
         bounds::non_negative("fpu_reduction", self.fpu_reduction)?;
         bounds::non_negative("dirichlet_total_alpha", self.dirichlet_total_alpha)?;
         bounds::fraction("noise_fraction", self.noise_fraction)?;

@@ -78,6 +78,20 @@ impl Node {
             state,
         }
     }
+
+    /// The variance of the utilities backed up through this node, with `prior_variance`
+    /// counting as `prior_weight` visits, so that a few visits that happen to agree do not
+    /// look certain (an unvisited node has the prior's).
+    pub fn utility_variance(&self, prior_variance: f32, prior_weight: f32) -> f32 {
+        let n = self.visits as f32;
+        let mean = if self.visits > 0 {
+            self.value_sum / n
+        } else {
+            0.0
+        };
+        let spread = (self.value_square_sum - n * mean * mean).max(0.0);
+        (spread + prior_variance * prior_weight) / (n + prior_weight)
+    }
 }
 
 /// A move out of a node. Children are created only when first selected, so the many moves

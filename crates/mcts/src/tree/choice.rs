@@ -181,7 +181,7 @@ impl<G: Game> Tree<G> {
             return target;
         };
         let total: f32 = children.iter().map(|c| c.visits as f32).sum();
-        let explore = self.config.c_puct * total.sqrt();
+        let explore = self.exploration(ROOT, total);
         let puct = |c: &ChildStats, visits: f32| {
             c.value.unwrap_or(0.0) + explore * c.prior / (1.0 + visits)
         };
@@ -334,9 +334,6 @@ impl<G: Game> Tree<G> {
 /// with [`LCB_PRIOR_VARIANCE`] weighing [`LCB_PRIOR_WEIGHT`] visits, over the root of its
 /// visits.
 fn standard_error(node: &Node) -> f32 {
-    let n = node.visits as f32;
-    let mean = node.value_sum / n;
-    let spread = (node.value_square_sum - n * mean * mean).max(0.0);
-    let variance = (spread + LCB_PRIOR_VARIANCE * LCB_PRIOR_WEIGHT) / (n + LCB_PRIOR_WEIGHT);
-    (variance / n).sqrt()
+    let variance = node.utility_variance(LCB_PRIOR_VARIANCE, LCB_PRIOR_WEIGHT);
+    (variance / node.visits as f32).sqrt()
 }

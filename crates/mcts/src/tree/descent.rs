@@ -250,7 +250,7 @@ impl<G: Game> Tree<G> {
             Formula::Puct => {
                 let parent_value = sign * parent.value_sum / parent.visits.max(1) as f32;
                 let fpu = parent_value - self.config.fpu_reduction;
-                let explore = c * parent_visits.max(1.0).sqrt();
+                let explore = self.exploration(node, parent_visits);
                 // Forced playouts: only where noise made the priors worth checking.
                 let forced = (node == ROOT && self.root_noised)
                     .then_some(self.config.forced_playouts)
@@ -276,6 +276,28 @@ impl<G: Game> Tree<G> {
             }
             Formula::Gumbel => unreachable!("handled above"),
         }
+    }
+
+    /// PUCT's exploration factor at `node` after `visits` (virtual ones included): the
+    /// weight `c_puct`, grown with the visits ([`crate::SearchConfig::c_puct_log`]) and scaled by the
+    /// spread of the node's utilities ([`crate::SearchConfig::c_puct_stdev_scale`]), times the
+    /// square root of the visits. Selection and the pruning of forced playouts read the same.
+    pub(super) fn exploration(&self, node: NodeId, visits: f32) -> f32 {
+        let config = &self.config;
+        let mut weight = config.c_puct;
+        if config.c_puct_log > 0.0 {
+            weight += config.c_puct_log * ((visits + C_PUCT_LOG_BASE) / C_PUCT_LOG_BASE).ln();
+        }
+        if config.c_puct_stdev_scale > 0.0 {
+            let prior = UTILITY_STDEV_PRIOR * UTILITY_STDEV_PRIOR;
+            let node = self.nodes.node(node);
+            let stdev = node
+                .utility_variance(prior, UTILITY_STDEV_PRIOR_WEIGHT)
+                .sqrt();
+            let scale = 1.0 + config.c_puct_stdev_scale * (stdev / UTILITY_STDEV_PRIOR - 1.0);
+            weight *= scale.max(0.0);
+        }
+        weight * visits.max(1.0).sqrt()
     }
 
     /// The first edge in `range` with the highest score: ties go to edge order, so equal
@@ -440,6 +462,14 @@ impl<G: Game> Tree<G> {
         }
     }
 }
+
+/// [`crate::SearchConfig::c_puct_log`]'s visits at which the weight has grown by `ln 2` (KataGo's
+/// `cpuctExplorationBase`).
+const C_PUCT_LOG_BASE: f32 = 500.0;
+/// The utility spread at which variance scaling leaves the exploration weight as it is, and
+/// the visits this prior spread counts for (KataGo's `cpuctUtilityStdevPrior` and its weight).
+const UTILITY_STDEV_PRIOR: f32 = 0.4;
+const UTILITY_STDEV_PRIOR_WEIGHT: f32 = 2.0;
 
 /// Selection score of a move that has not had its forced playouts yet.
 const FORCED_SCORE: f32 = 1e9;

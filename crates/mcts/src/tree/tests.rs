@@ -261,6 +261,78 @@ fn first_play_urgency_keeps_the_search_on_checked_moves() {
 }
 
 #[test]
+fn c_puct_log_grows_the_exploration_weight_with_the_visits() {
+    let tree = |c_puct_log| {
+        let config = SearchConfig {
+            c_puct_log,
+            ..quiet()
+        };
+        Tree::new(Nim::start(30, 5, None), config, 0)
+    };
+    let visits = 4500.0f32;
+    // KataGo's weight at 4,500 visits: c_puct + 0.45 ln((4,500 + 500) / 500).
+    let expected = (1.1 + 0.45 * 10f32.ln()) * visits.sqrt();
+    let grown = tree(0.45).exploration(ROOT, visits);
+    assert!(
+        (grown - expected).abs() < 1e-3 * expected,
+        "{grown} {expected}"
+    );
+    assert_eq!(tree(0.0).exploration(ROOT, visits), 1.1 * visits.sqrt());
+}
+
+/// Values a position +0.9 or -0.9 by the parity of the stones left, so that a move and its
+/// replies disagree and the utilities backed up through a node spread widely.
+struct ByParity;
+
+impl Evaluator<Nim> for ByParity {
+    fn evaluate(&mut self, positions: &[&Nim], out: &mut [Evaluation]) -> Result<(), DeviceError> {
+        UniformEvaluator.evaluate(positions, out)?;
+        for (position, evaluation) in positions.iter().zip(out.iter_mut()) {
+            evaluation.value = if position.stones_left() % 2 == 0 {
+                0.9
+            } else {
+                -0.9
+            };
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn variance_scaling_explores_where_values_disagree_and_narrows_where_they_agree() {
+    let scaled = SearchConfig {
+        c_puct_stdev_scale: 0.85,
+        ..quiet()
+    };
+    let visits = 300.0f32;
+    let plain_weight = 1.1 * visits.sqrt();
+    // Values that disagree from move to move: the weight grows, and moves other than the
+    // most visited get more of the visits.
+    let disagreeing = |config| {
+        let mut tree = Tree::new(Nim::start(400, 8, None), config, 0);
+        tree.set_budget(visits as u32);
+        Batch::new()
+            .run(std::slice::from_mut(&mut tree), &mut ByParity)
+            .unwrap();
+        let most = tree.root_children().map(|c| c.visits).max().unwrap();
+        (tree.exploration(ROOT, visits), visits as u32 - 1 - most)
+    };
+    let (plain, plain_others) = disagreeing(quiet());
+    let (widened, widened_others) = disagreeing(scaled.clone());
+    assert_eq!(plain, plain_weight);
+    assert!(widened > 1.5 * plain, "{widened} {plain}");
+    assert!(
+        widened_others > plain_others,
+        "visits off the most visited move: {widened_others} scaled, {plain_others} plain"
+    );
+    // Every leaf valued 0 (a long game, no end within reach): the utilities agree, and the
+    // weight shrinks toward (1 - 0.85) of c_puct as the visits outweigh the prior spread.
+    let agreed = searched(Nim::start(400, 8, None), scaled, visits as u32, 0);
+    let ratio = agreed.exploration(ROOT, visits) / plain_weight;
+    assert!(ratio < 0.3, "{ratio}");
+}
+
+#[test]
 fn ucb1_tries_every_move_once_before_any_twice() {
     let config = SearchConfig {
         formula: Formula::Ucb1,
