@@ -279,9 +279,10 @@ impl<G: Game> Tree<G> {
     }
 
     /// PUCT's exploration factor at `node` after `visits` (virtual ones included): the
-    /// weight `c_puct`, grown with the visits ([`crate::SearchConfig::c_puct_log`]) and scaled by the
-    /// spread of the node's utilities ([`crate::SearchConfig::c_puct_stdev_scale`]), times the
-    /// square root of the visits. Selection and the pruning of forced playouts read the same.
+    /// weight `c_puct`, grown with the visits ([`crate::SearchConfig::c_puct_log`]) and
+    /// scaled by the spread of the node's utilities
+    /// ([`crate::SearchConfig::c_puct_stdev_scale`]), times the square root of the visits.
+    /// Selection and the pruning of forced playouts read the same.
     pub(super) fn exploration(&self, node: NodeId, visits: f32) -> f32 {
         let config = &self.config;
         let mut weight = config.c_puct;
@@ -463,8 +464,8 @@ impl<G: Game> Tree<G> {
     }
 }
 
-/// [`crate::SearchConfig::c_puct_log`]'s visits at which the weight has grown by `ln 2` (KataGo's
-/// `cpuctExplorationBase`).
+/// The visits at which [`crate::SearchConfig::c_puct_log`] has added `c_puct_log * ln 2` to
+/// the weight (KataGo's `cpuctExplorationBase`).
 const C_PUCT_LOG_BASE: f32 = 500.0;
 /// The utility spread at which variance scaling leaves the exploration weight as it is, and
 /// the visits this prior spread counts for (KataGo's `cpuctUtilityStdevPrior` and its weight).
