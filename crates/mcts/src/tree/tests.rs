@@ -45,10 +45,20 @@ fn value_of_choice(game: &Nim, tree: &Tree<Nim>) -> f32 {
 }
 
 fn searched(game: Nim, config: SearchConfig, visits: u32, seed: u64) -> Tree<Nim> {
+    searched_by(&mut UniformEvaluator, game, config, visits, seed)
+}
+
+fn searched_by(
+    evaluator: &mut impl Evaluator<Nim>,
+    game: Nim,
+    config: SearchConfig,
+    visits: u32,
+    seed: u64,
+) -> Tree<Nim> {
     let mut tree = Tree::new(game, config, seed);
     tree.set_budget(visits);
     Batch::new()
-        .run(std::slice::from_mut(&mut tree), &mut UniformEvaluator)
+        .run(std::slice::from_mut(&mut tree), evaluator)
         .unwrap();
     tree
 }
@@ -309,11 +319,13 @@ fn variance_scaling_explores_where_values_disagree_and_narrows_where_they_agree(
     // Values that disagree from move to move: the weight grows, and moves other than the
     // most visited get more of the visits.
     let disagreeing = |config| {
-        let mut tree = Tree::new(Nim::start(400, 8, None), config, 0);
-        tree.set_budget(visits as u32);
-        Batch::new()
-            .run(std::slice::from_mut(&mut tree), &mut ByParity)
-            .unwrap();
+        let tree = searched_by(
+            &mut ByParity,
+            Nim::start(400, 8, None),
+            config,
+            visits as u32,
+            0,
+        );
         let most = tree.root_children().map(|c| c.visits).max().unwrap();
         (tree.exploration(ROOT, visits), visits as u32 - 1 - most)
     };
