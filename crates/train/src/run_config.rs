@@ -101,6 +101,17 @@ pub struct BotConfig {
     /// took `models/ghast-size6` at 1,600 visits from 66% to 89% against `uct:10000`
     /// (BENCHMARKS.md).
     pub gumbel_actions: Option<u32>,
+    /// PUCT's exploration weight in the bot's search ([`SearchConfig::c_puct`]); left out,
+    /// self-play's (`[selfplay.search] c_puct`).
+    pub c_puct: Option<f32>,
+    /// How the exploration weight grows with a node's visits
+    /// ([`SearchConfig::c_puct_log`]); left out, self-play's. KataGo plays with 0.45: a
+    /// search of thousands of visits keeps looking at its second choices.
+    pub c_puct_log: Option<f32>,
+    /// How the exploration weight follows the spread of a node's values
+    /// ([`SearchConfig::c_puct_stdev_scale`]); left out, self-play's. KataGo plays with 0.85:
+    /// positions whose lines disagree are searched wider, settled ones deeper.
+    pub c_puct_stdev_scale: Option<f32>,
     /// In a game with hidden information, samples of the hidden part per search, sharing the
     /// visits ([`SearchConfig::hidden_samples`]).
     pub hidden_samples: u32,
@@ -127,6 +138,9 @@ impl Default for BotConfig {
             move_choice: MoveChoice::MostVisits,
             formula: None,
             gumbel_actions: None,
+            c_puct: None,
+            c_puct_log: None,
+            c_puct_stdev_scale: None,
             hidden_samples: 1,
             opponent_random_decisions: 0.0,
             resign: false,
@@ -148,6 +162,11 @@ impl BotConfig {
             move_choice: self.move_choice,
             formula: self.formula.unwrap_or(selfplay.formula),
             gumbel_actions: self.gumbel_actions.unwrap_or(selfplay.gumbel_actions),
+            c_puct: self.c_puct.unwrap_or(selfplay.c_puct),
+            c_puct_log: self.c_puct_log.unwrap_or(selfplay.c_puct_log),
+            c_puct_stdev_scale: self
+                .c_puct_stdev_scale
+                .unwrap_or(selfplay.c_puct_stdev_scale),
             hidden_samples: self.hidden_samples,
             opponent_random_decisions: self.opponent_random_decisions,
             skip_futile: self.skip_futile,
@@ -205,8 +224,8 @@ impl<O> RunConfig<O> {
             .validate()
             .map_err(|e| format!("[training] {e}"))?;
         bounds::at_least_one("visits", self.bot.visits).map_err(|e| format!("[bot] {e}"))?;
-        // The bot's own fields (formula, gumbel_actions, hidden_samples, opponent_random_decisions)
-        // are checked in the search they make.
+        // The bot's own search fields (formula, gumbel_actions, the exploration's three,
+        // hidden_samples, opponent_random_decisions) are checked in the search they make.
         self.bot
             .search(&self.selfplay.search)
             .validate_guided()
@@ -433,6 +452,41 @@ mod tests {
             BotConfig::default().search(&selfplay).formula,
             Formula::Gumbel,
             "self-play's, where [bot] is silent"
+        );
+    }
+
+    #[test]
+    fn the_bot_may_explore_as_katago_plays_while_self_play_keeps_its_own() {
+        let selfplay = SearchConfig {
+            c_puct: 1.1,
+            c_puct_log: 0.2,
+            ..SearchConfig::default()
+        };
+        let silent = BotConfig::default().search(&selfplay);
+        assert_eq!(
+            (silent.c_puct, silent.c_puct_log, silent.c_puct_stdev_scale),
+            (1.1, 0.2, 0.0),
+            "self-play's, where [bot] is silent"
+        );
+        let bot = BotConfig {
+            c_puct: Some(1.0),
+            c_puct_log: Some(0.45),
+            c_puct_stdev_scale: Some(0.85),
+            ..BotConfig::default()
+        };
+        let search = bot.search(&selfplay);
+        assert_eq!(
+            (search.c_puct, search.c_puct_log, search.c_puct_stdev_scale),
+            (1.0, 0.45, 0.85)
+        );
+    }
+
+    #[test]
+    fn a_negative_exploration_for_the_bot_is_refused_naming_its_table() {
+        let error = ghast_config("[bot]\nc_puct_stdev_scale = -0.5").unwrap_err();
+        assert!(
+            error.contains("[bot]") && error.contains("c_puct_stdev_scale"),
+            "{error}"
         );
     }
 
